@@ -1,0 +1,276 @@
+"""The command line. Arguments are parsed before anything from Textual is imported,
+so the headless commands start fast and run where no terminal UI could.
+
+Exit status: 0 all good; 1 the file loaded but some lines were invalid (or, for
+`check`, some case disagreed with the rule); 2 the file could not be read at all
+or the command line was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import __version__
+
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve")
+
+_EPILOG = """\
+commands:
+  review FILE      open the review app (the default: `ragdiag-tui FILE`)
+  diagnose FILE    one JSON line of diagnosis per run
+  check FILE       compare a case file's expected outcomes with the rule
+  stats FILE       runs per stage, lucky answers, most-missed documents
+  export FILE -o OUT   the reviewed results, with the review journal applied
+  serve FILE       the review app in a web browser
+
+exit status: 0 all good, 1 some lines invalid or some case disagreed,
+2 the file cannot be read (missing, a directory, empty, not UTF-8) or bad usage.
+
+examples:
+  ragdiag-tui sample_runs/demo.jsonl
+  ragdiag-tui diagnose runs.jsonl -o diagnoses.jsonl
+  ragdiag-tui check sample_runs/seed_cases.json
+  ragdiag-tui stats runs.jsonl --json
+  ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only
+"""
+
+
+def _add_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a run file: JSON Lines, JSON, or a case file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ragdiag-tui",
+        description="Review diagnoses of RAG runs: was a failure retrieval or generation?",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"ragdiag-tui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help: str, epilog: str) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help,
+            description=help,
+            epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    review = command(
+        "review",
+        "Open the review app on a run file.",
+        "example:\n  ragdiag-tui review runs.jsonl --reviewer alice\n\n"
+        "Labels and notes are journaled to FILE.review.jsonl as you go; the run file\n"
+        "itself is never written. Reopening the file restores the review.",
+    )
+    _add_file(review)
+    review.add_argument("--reviewer", metavar="NAME", help="your name in the journal (default: login name)")
+
+    diagnose = command(
+        "diagnose",
+        "Write one JSON line of diagnosis per run, in file order.",
+        'output lines:\n  {"id": "run-1", "stage": "retrieval", "missing": ["D2"]}\n'
+        '  {"line": 7, "id": "run-7", "error": "invalid-run", "field": "context", "detail": "..."}\n\n'
+        "exit status: 0 every line valid, 1 some line invalid (valid runs are still\n"
+        "written), 2 the file cannot be read.\n\nexample:\n  ragdiag-tui diagnose runs.jsonl -o out.jsonl",
+    )
+    _add_file(diagnose)
+    diagnose.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+
+    check = command(
+        "check",
+        "Compare each case's expected outcome in a case file with the rule.",
+        'All agree: prints {"checked": N, "caseIds": [...]} and exits 0.\n'
+        "Otherwise names each disagreeing case with expected and got, and exits 1.\n\n"
+        "example:\n  ragdiag-tui check sample_runs/seed_cases.json",
+    )
+    _add_file(check)
+
+    stats = command(
+        "stats",
+        "Runs per stage, lucky answers, unresolved, label errors, invalid lines, most-missed documents.",
+        "example:\n  ragdiag-tui stats runs.jsonl\n  ragdiag-tui stats runs.jsonl --json | jq .lucky_answers",
+    )
+    _add_file(stats)
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    export = command(
+        "export",
+        "Export the runs with the review journal applied.",
+        "Each run keeps all its fields and gains: correct (the label in force),\n"
+        "original_correct, label_source, reviewer, reviewed_at, note, and the diagnosis.\n\n"
+        "examples:\n  ragdiag-tui export runs.jsonl -o reviewed.jsonl\n"
+        "  ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only",
+    )
+    _add_file(export)
+    export.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write")
+    export.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "json"),
+        help="default: from OUT's extension, else jsonl",
+    )
+    export.add_argument("--reviewed-only", action="store_true", help="only runs a reviewer labelled")
+
+    serve = command(
+        "serve",
+        "Serve the review app to a web browser (needs the `serve` extra).",
+        "example:\n  ragdiag-tui serve runs.jsonl --port 8000\n\nBinds to 127.0.0.1 unless --host says otherwise.",
+    )
+    _add_file(serve)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--reviewer", metavar="NAME")
+    return parser
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    args = list(argv)
+    # `ragdiag-tui FILE` means `ragdiag-tui review FILE`.
+    first = next((a for a in args if not a.startswith("-")), None)
+    if first is not None and first not in COMMANDS:
+        args.insert(args.index(first), "review")
+    parser = build_parser()
+    namespace = parser.parse_args(args)
+    if namespace.command is None:
+        parser.print_help(sys.stderr)
+        raise SystemExit(EXIT_UNREADABLE)
+    return namespace
+
+
+def _err(message: str) -> None:
+    from .text import visible
+
+    print(f"ragdiag-tui: {visible(message)}", file=sys.stderr)
+
+
+def _dumps(obj: Any) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False)
+    except UnicodeEncodeError:  # pragma: no cover - only via lone surrogates
+        return json.dumps(obj)
+
+
+def run_diagnose(args: argparse.Namespace) -> int:
+    from .batch import diagnose_file
+
+    return diagnose_file(args.file, args.output)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from .loading import NO_EXPECTED, Run, read_runs
+
+    checked: list[str] = []
+    failures = 0
+    for record in read_runs(args.file):
+        if type(record) is not Run:
+            failures += 1
+            _err(record.message(args.file))
+            continue
+        if record.expected is NO_EXPECTED:
+            continue
+        checked.append(record.id)
+        if record.diagnosis != record.expected:
+            failures += 1
+            print(
+                f"case {_dumps(record.id)} (line {record.line}): "
+                f"expected {_dumps(record.expected)}, got {_dumps(record.diagnosis)}"
+            )
+    if not checked and not failures:
+        _err(f"{args.file}: no case has an `expected` outcome to check")
+        return EXIT_UNREADABLE
+    if failures:
+        _err(f"{failures} of {len(checked)} cases disagree with the rule")
+        return EXIT_INVALID
+    print(
+        json.dumps({"checked": len(checked), "caseIds": checked}, ensure_ascii=False, separators=(",", ":"))
+    )
+    return EXIT_OK
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from .loading import read_runs
+    from .stats import format_table, record_stats
+
+    stats = record_stats(read_runs(args.file))
+    if args.json:
+        print(_dumps(stats.to_json()))
+    else:
+        print(format_table(stats, args.file))
+    return EXIT_INVALID if stats.invalid else EXIT_OK
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from .export import export_runs, format_for_path
+    from .journal import Journal, journal_path
+    from .review import Review
+    from .store import RunStore
+
+    store = RunStore.load(args.file)
+    review = Review(store, Journal(journal_path(args.file)))
+    for warning in review.warnings:
+        _err(warning)
+    if review.orphans:
+        _err(f"{len(review.orphans)} journal entries name runs no longer in the file")
+    fmt = args.format or format_for_path(args.output)
+    rows = sorted(review.states) if args.reviewed_only else None
+    if rows is not None:
+        rows = [row for row in rows if review.is_reviewed(row)]
+    count = export_runs(store, review, args.output, fmt, rows)
+    _err(f"exported {count} runs to {args.output} ({fmt})")
+    return EXIT_INVALID if store.errors else EXIT_OK
+
+
+def run_review(args: argparse.Namespace) -> int:
+    from .app import create_app
+    from .loading import _open_checked
+
+    # Refuse an unreadable file before the screen switches to the app.
+    handle, _ = _open_checked(args.file)
+    handle.close()
+    app = create_app(args.file, reviewer=args.reviewer)
+    app.run()
+    return app.return_code or EXIT_OK
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(args.file, host=args.host, port=args.port, reviewer=args.reviewer)
+
+
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "review": run_review,
+    "diagnose": run_diagnose,
+    "check": run_check,
+    "stats": run_stats,
+    "export": run_export,
+    "serve": run_serve,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    from .loading import FileError
+
+    try:
+        return HANDLERS[args.command](args)
+    except FileError as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
+    except BrokenPipeError:  # `ragdiag-tui diagnose big.jsonl | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,174 @@
+"""The review journal: every label and note, appended to `FILE.review.jsonl`.
+
+Each entry is the full review state of one run after a change (label and note),
+so replay is "last entry per run wins". An entry is one line written with a
+single `os.write` on a file opened with O_APPEND, then fsynced: a crash can tear
+at most the line being written, and two processes appending to the same journal
+never interleave inside a line. The run file itself is never written.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+JOURNAL_SUFFIX = ".review.jsonl"
+FORMAT_VERSION = 1
+
+try:  # flock keeps a second instance from journaling unawares; not on every OS.
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+class JournalError(Exception):
+    """A journal could not be written or opened. The message names the file."""
+
+
+def journal_path(run_path: str | os.PathLike[str]) -> str:
+    return os.fspath(run_path) + JOURNAL_SUFFIX
+
+
+def default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in some containers
+        return "reviewer"
+
+
+def digest(raw_text: bytes) -> str:
+    """A short fingerprint of a run's text, to notice runs changed since review."""
+    return hashlib.blake2b(raw_text, digest_size=8).hexdigest()
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(slots=True)
+class Entry:
+    """One run's review state after a change. `label` None: the file's label is back."""
+
+    run: str
+    label: bool | None
+    note: str
+    reviewer: str
+    at: str
+    digest: str = ""
+    line: int = 0  # the entry's line in the journal, for messages
+
+    def to_json(self) -> bytes:
+        data = {
+            "v": FORMAT_VERSION,
+            "run": self.run,
+            "label": self.label,
+            "note": self.note,
+            "reviewer": self.reviewer,
+            "at": self.at,
+            "digest": self.digest,
+        }
+        text = json.dumps(data, ensure_ascii=False) + "\n"
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _parse_entry(text: str, line: int) -> Entry:
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("run"), str):
+        raise ValueError("not a journal entry")
+    label = data.get("label")
+    if label is not None and not isinstance(label, bool):
+        raise ValueError("label is not true, false or null")
+    note = data.get("note") or ""
+    if not isinstance(note, str):
+        raise ValueError("note is not a string")
+    return Entry(
+        data["run"],
+        label,
+        note,
+        str(data.get("reviewer") or ""),
+        str(data.get("at") or ""),
+        str(data.get("digest") or ""),
+        line,
+    )
+
+
+class Journal:
+    """Append-only review journal next to a run file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self._fd: int | None = None
+        self.shared = False  # another process holds the journal too
+
+    def read(self) -> tuple[list[Entry], list[str]]:
+        """All readable entries, and a warning for each line that is not one."""
+        try:
+            with open(self.path, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            return [], []
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot read the journal ({exc.strerror})") from None
+        entries: list[Entry] = []
+        warnings: list[str] = []
+        lines = data.split(b"\n")
+        torn = lines[-1].strip() != b""  # the last write did not finish its line
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                entries.append(_parse_entry(raw.decode("utf-8"), number))
+            except (ValueError, RecursionError) as exc:
+                last = torn and number == len(lines)
+                why = "torn by an interrupted write" if last else str(exc)
+                warnings.append(f"{self.path}, line {number}: skipped ({why})")
+        return entries, warnings
+
+    def open(self) -> None:
+        """Open for appending now, so a read-only folder is reported before any review."""
+        if self._fd is not None:
+            return
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot write the journal ({exc.strerror})") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self.shared = True
+        self._ensure_line_start()
+
+    def append(self, entry: Entry) -> None:
+        """Write one entry and make it durable before returning."""
+        data = entry.to_json()
+        try:
+            self.open()
+            assert self._fd is not None
+            written = os.write(self._fd, data)
+            if written != len(data):
+                raise OSError(28, "short write (disk full?)")
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: label not saved ({exc.strerror or exc})") from None
+
+    def _ensure_line_start(self) -> None:
+        """After a line torn by a crash, start on a fresh one so new entries stay readable."""
+        assert self._fd is not None
+        size = os.fstat(self._fd).st_size
+        if size == 0:
+            return
+        with open(self.path, "rb") as handle:
+            handle.seek(size - 1)
+            torn = handle.read(1) != b"\n"
+        if torn:
+            os.write(self._fd, b"\n")
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -1,0 +1,108 @@
+"""The diagnosis rule: the reference evaluator of RULE.md, restated in Python.
+
+`diagnose` returns exactly what the seed's JavaScript `evaluate` returns for every
+run it can evaluate, key for key and in the same order of `missing`. Runs the
+reference cannot evaluate raise `InvalidRun`, which names the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+UNRESOLVED = "unresolved"
+RETRIEVAL = "retrieval"
+GENERATION = "generation"
+PASS = "pass"
+LABEL_ERROR = "answer-label"
+
+
+class InvalidRun(ValueError):
+    """A run the reference rule cannot evaluate. `field` names the culprit."""
+
+    def __init__(self, field: str | None, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{field}: {reason}" if field else reason)
+
+
+def js_sorted(ids: list[str]) -> list[str]:
+    """Sort as JavaScript's default `Array.prototype.sort` does: by UTF-16 code units.
+
+    For strings of BMP characters this is code point order, which Python gives for
+    free; only astral characters (surrogate pairs in UTF-16) need the slower key.
+    """
+    if all(s.isascii() for s in ids):
+        return sorted(ids)
+    return sorted(ids, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+
+
+def json_type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def check_id_list(run: Mapping[str, Any], field: str) -> list[str] | None:
+    """The run's `field` as a list of strings; None when absent or null.
+
+    Raises InvalidRun when it is present but not a list of strings.
+    """
+    value = run.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise InvalidRun(field, f"expected a list of strings, got {json_type_name(value)}")
+    for position, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InvalidRun(field, f"item {position} is {json_type_name(item)}, expected a string")
+    return value
+
+
+def missing_ids(required: list[str], context: list[str]) -> list[str]:
+    """Distinct required IDs absent from context, in the reference's order."""
+    supplied = set(context)
+    return js_sorted([i for i in dict.fromkeys(required) if i not in supplied])
+
+
+def diagnose(run: Any) -> dict[str, Any]:
+    """Diagnose one run (a mapping as parsed from JSON), exactly as the reference does."""
+    if not isinstance(run, Mapping):
+        raise InvalidRun(None, f"a run must be a JSON object, got {json_type_name(run)}")
+    required = check_id_list(run, "required")
+    context = check_id_list(run, "context")
+    return diagnose_fields(required, context, run.get("correct"))
+
+
+def diagnose_fields(required: list[str] | None, context: list[str] | None, label: object) -> dict[str, Any]:
+    """The rule on fields already known to be lists of strings (or None when absent)."""
+    if not required:
+        return {"stage": UNRESOLVED}
+    if label is not True and label is not False:
+        return {"error": LABEL_ERROR}
+    if context is None:
+        raise InvalidRun("context", "absent, but the run has required IDs to check")
+    missing = missing_ids(required, context)
+    if missing:
+        return {"stage": RETRIEVAL, "missing": missing}
+    return {"stage": PASS if label else GENERATION, "missing": []}
+
+
+def stage_of(diagnosis: Mapping[str, Any]) -> str:
+    """One word for a diagnosis: its stage, or `answer-label` for the label error."""
+    return diagnosis.get("stage") or diagnosis["error"]
+
+
+def is_lucky(diagnosis: Mapping[str, Any], label: object) -> bool:
+    """A lucky answer: labelled correct, yet evidence is missing."""
+    return label is True and diagnosis.get("stage") == RETRIEVAL

@@ -1,0 +1,100 @@
+"""Statistics over diagnoses: runs per stage, lucky answers, most-missed documents."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .loading import Record, Run
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
+from .text import visible
+
+STAGE_ORDER = (RETRIEVAL, GENERATION, PASS, UNRESOLVED, LABEL_ERROR)
+TOP_MISSED = 10
+
+
+@dataclass
+class Stats:
+    """Counts over one run file. `runs` counts valid runs; invalid lines are apart."""
+
+    runs: int = 0
+    stages: Counter[str] = field(default_factory=Counter)
+    lucky: int = 0
+    invalid: int = 0
+    missed: Counter[str] = field(default_factory=Counter)
+
+    def add(self, stage: str, label: object, missing: Iterable[str] = ()) -> None:
+        self.runs += 1
+        self.stages[stage] += 1
+        if stage == RETRIEVAL:
+            self.missed.update(missing)
+            if label is True:
+                self.lucky += 1
+
+    def top_missed(self, count: int = TOP_MISSED) -> list[tuple[str, int]]:
+        # Ties broken by id, so the list is stable from run to run.
+        return sorted(self.missed.items(), key=lambda item: (-item[1], item[0]))[:count]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "stages": {stage: self.stages.get(stage, 0) for stage in STAGE_ORDER},
+            "lucky_answers": self.lucky,
+            "unresolved": self.stages.get(UNRESOLVED, 0),
+            "label_errors": self.stages.get(LABEL_ERROR, 0),
+            "invalid_lines": self.invalid,
+            "most_missed": [{"id": doc, "runs": n} for doc, n in self.top_missed()],
+        }
+
+    def summary(self) -> str:
+        """One line for stderr."""
+        parts = [f"{self.stages.get(stage, 0)} {stage}" for stage in STAGE_ORDER]
+        return (
+            f"{self.runs} runs: {', '.join(parts)}; {self.lucky} lucky answers; {self.invalid} invalid lines"
+        )
+
+
+def record_stats(records: Iterable[Record]) -> Stats:
+    """Stats of a stream of loaded records (the file's own labels)."""
+    stats = Stats()
+    for record in records:
+        if type(record) is Run:
+            diagnosis = record.diagnosis
+            stats.add(
+                diagnosis.get("stage") or diagnosis["error"],
+                record.label,
+                diagnosis.get("missing", ()),
+            )
+        else:
+            stats.invalid += 1
+    return stats
+
+
+def format_table(stats: Stats, name: str) -> str:
+    """Stats as a plain-text table for the terminal."""
+    width = max(len(str(stats.runs)), 5)
+    out = [visible(name), ""]
+    out.append(f"  {'stage':<14}{'runs':>{width}}  share")
+    for stage in STAGE_ORDER:
+        n = stats.stages.get(stage, 0)
+        share = f"{100 * n / stats.runs:5.1f}%" if stats.runs else "    -"
+        out.append(f"  {stage:<14}{n:>{width}}  {share}")
+    out.append(f"  {'total':<14}{stats.runs:>{width}}")
+    out.append("")
+    out.append(f"  lucky answers (labelled correct, evidence missing): {stats.lucky}")
+    out.append(f"  unresolved (no required set):                       {stats.stages.get(UNRESOLVED, 0)}")
+    out.append(f"  label errors (no boolean label):                    {stats.stages.get(LABEL_ERROR, 0)}")
+    out.append(f"  invalid lines:                                      {stats.invalid}")
+    top = stats.top_missed()
+    out.append("")
+    if top:
+        out.append("  most-missed documents")
+        shown = [(visible(doc), n) for doc, n in top]
+        doc_width = min(max(len(doc) for doc, _ in shown), 60)
+        for doc, n in shown:
+            out.append(f"  {doc:<{doc_width}}  {n:>{width}}")
+    else:
+        out.append("  no document is missing from any run's context")
+    return "\n".join(out)
