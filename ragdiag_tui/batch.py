@@ -6,6 +6,8 @@ The only thing that grows is the set of ids seen, which duplicate detection need
 
 from __future__ import annotations
 
+import gc
+import json
 import os
 import sys
 from typing import Any, BinaryIO
@@ -13,59 +15,115 @@ from typing import Any, BinaryIO
 import msgspec
 
 from .atomic import atomic_writer
-from .loading import Run, read_runs
+from .loading import LoadError, Run, read_runs
+from .mapping import FieldMap
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
 from .stats import Stats
 
-_encode = msgspec.json.Encoder().encode
+_encoder = msgspec.json.Encoder()
+FLUSH_AT = 1 << 20  # bytes buffered between writes
 
 
-def _line(obj: dict[str, Any]) -> bytes:
+def _append_line(buffer: bytearray, obj: dict[str, Any]) -> None:
     try:
-        return _encode(obj) + b"\n"
+        _encoder.encode_into(obj, buffer, -1)
     except (msgspec.EncodeError, UnicodeEncodeError):  # lone surrogates from \ud800 escapes
-        import json
+        buffer += json.dumps(obj).encode("ascii")
+    buffer += b"\n"
 
-        return json.dumps(obj).encode("ascii") + b"\n"
+
+def _error_line(record: LoadError) -> dict[str, Any]:
+    line: dict[str, Any] = {"line": record.line}
+    if record.id is not None:
+        line["id"] = record.id
+    line["error"] = record.kind
+    if record.field:
+        line["field"] = record.field
+    line["detail"] = record.detail
+    return line
 
 
-def write_diagnoses(path: str, out: BinaryIO) -> Stats:
-    """Write one line per record of `path` to `out`; return the counts."""
+def write_diagnoses(path: str, out: BinaryIO, field_map: FieldMap | None = None) -> Stats:
+    """Write one line per record of `path` to `out`; return the counts.
+
+    `field_map` says where the run fields are when the file uses other names.
+    """
+    # Nothing here forms reference cycles; the cyclic collector would only rescan
+    # the growing set of seen ids again and again.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _write(path, out, field_map)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# Every diagnosis but retrieval's is one of four constant objects: encode each once.
+_CONSTANT_TAILS = {
+    stage: _encoder.encode(diagnosis)[1:]
+    for stage, diagnosis in {
+        GENERATION: {"stage": GENERATION, "missing": []},
+        PASS: {"stage": PASS, "missing": []},
+        UNRESOLVED: {"stage": UNRESOLVED},
+        None: {"error": LABEL_ERROR},
+    }.items()
+}
+
+
+def _append_run(buffer: bytearray, run: Run) -> None:
+    """`{"id": ..., <diagnosis>}` and a newline, byte for byte as encoding the merged dict."""
+    diagnosis = run.diagnosis
+    tail = _CONSTANT_TAILS.get(diagnosis.get("stage"))
+    start = len(buffer)
+    if tail is not None:
+        buffer += b'{"id":'
+        try:
+            _encoder.encode_into(run.id, buffer, -1)
+        except (msgspec.EncodeError, UnicodeEncodeError):
+            del buffer[start:]
+        else:
+            buffer += b","
+            buffer += tail
+            buffer += b"\n"
+            return
+    line = {"id": run.id}
+    line.update(diagnosis)
+    _append_line(buffer, line)
+
+
+def _write(path: str, out: BinaryIO, field_map: FieldMap | None) -> Stats:
     stats = Stats()
-    write = out.write
-    add = stats.add
-    for record in read_runs(path):
+    stages = stats.stages
+    buffer = bytearray()
+    for record in read_runs(path, field_map=field_map):
         if type(record) is Run:
+            _append_run(buffer, record)
             diagnosis = record.diagnosis
-            out_obj = {"id": record.id}
-            out_obj.update(diagnosis)
-            write(_line(out_obj))
-            add(
-                diagnosis.get("stage") or diagnosis["error"],
-                record.label,
-                diagnosis.get("missing", ()),
-            )
+            stage = diagnosis.get("stage") or diagnosis["error"]
+            stages[stage] += 1
+            if record.label is True and stage == RETRIEVAL:
+                stats.lucky += 1
         else:
             stats.invalid += 1
-            error: dict[str, Any] = {"line": record.line}
-            if record.id is not None:
-                error["id"] = record.id
-            error["error"] = record.kind
-            if record.field:
-                error["field"] = record.field
-            error["detail"] = record.detail
-            write(_line(error))
+            _append_line(buffer, _error_line(record))
+        if len(buffer) > FLUSH_AT:
+            out.write(buffer)
+            buffer.clear()
+    out.write(buffer)
+    stats.runs = sum(stages.values())
     return stats
 
 
-def diagnose_file(path: str, output: str | None) -> int:
+def diagnose_file(path: str, output: str | None, field_map: FieldMap | None = None) -> int:
     """The `diagnose` command: exit 0 all valid, 1 some line invalid."""
     from .text import visible
 
     if output is None:
-        stats = write_diagnoses(path, sys.stdout.buffer)
+        stats = write_diagnoses(path, sys.stdout.buffer, field_map)
         sys.stdout.buffer.flush()
     else:
         with atomic_writer(output, protect=path) as out:
-            stats = write_diagnoses(path, out)
+            stats = write_diagnoses(path, out, field_map)
     print(f"ragdiag-tui: {visible(os.fspath(path))}: {stats.summary()}", file=sys.stderr)
     return 1 if stats.invalid else 0

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
+from .mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve")
@@ -38,11 +39,46 @@ examples:
   ragdiag-tui check sample_runs/seed_cases.json
   ragdiag-tui stats runs.jsonl --json
   ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only
+  ragdiag-tui stats sample_runs/ragas_runs.jsonl --preset ragas
+  ragdiag-tui diagnose sample_runs/runs.csv
+  ragdiag-tui diagnose runs.jsonl --map required=gold_ids --map 'context=retrieved[].doc_id'
 """
 
 
+def _map_spec(spec: str) -> str:
+    try:
+        parse_spec(spec)
+    except MapSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return spec
+
+
 def _add_file(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a run file: JSON Lines, JSON, or a case file")
+    parser.add_argument("file", metavar="FILE", help="a run file: JSON Lines, JSON, CSV, or a case file")
+    fields = parser.add_argument_group(
+        "field mapping",
+        "For files whose runs name their fields differently. SOURCE is a key, a dotted\n"
+        "path into nested objects (retrieval.doc_ids), or a path through a list of\n"
+        "objects (retrieved[].doc_id); in a CSV file it names a column.",
+    )
+    fields.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        type=_map_spec,
+        metavar="FIELD=SOURCE",
+        help=f"read FIELD from SOURCE (repeatable); FIELD is one of {', '.join(MAPPABLE)}",
+    )
+    presets = "; ".join(
+        f"{name}: " + ", ".join(f"{field}={source}" for field, source in sources.items())
+        for name, sources in sorted(PRESETS.items())
+    )
+    fields.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        metavar="NAME",
+        help=f"the field names of a known tool, before any --map ({presets})",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = command(
         "serve",
         "Serve the review app to a web browser (needs the `serve` extra).",
-        "example:\n  ragdiag-tui serve runs.jsonl --port 8000\n\nBinds to 127.0.0.1 unless --host says otherwise.",
+        "example:\n  ragdiag-tui serve runs.jsonl --port 8000\n\n"
+        "Binds to 127.0.0.1 unless --host says otherwise.",
     )
     _add_file(serve)
     serve.add_argument("--host", default="127.0.0.1")
@@ -131,17 +168,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_TAKES_VALUE = ("--map", "--preset", "--reviewer")
+_TOP_LEVEL = ("-h", "--help", "--version")
+
+
+def _first_word(args: list[str]) -> int | None:
+    """The index of the first argument that is neither an option nor an option's value."""
+    after_option = False
+    for index, arg in enumerate(args):
+        if after_option:
+            after_option = False
+        elif arg in _TAKES_VALUE:
+            after_option = True
+        elif not arg.startswith("-"):
+            return index
+    return None
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = list(argv)
-    # `ragdiag-tui FILE` means `ragdiag-tui review FILE`.
-    first = next((a for a in args if not a.startswith("-")), None)
-    if first is not None and first not in COMMANDS:
-        args.insert(args.index(first), "review")
+    # `ragdiag-tui [OPTIONS] FILE` means `ragdiag-tui review [OPTIONS] FILE`.
+    first = _first_word(args)
+    if first is not None and args[first] not in COMMANDS:
+        args.insert(next(i for i, arg in enumerate(args) if arg not in _TOP_LEVEL), "review")
     parser = build_parser()
     namespace = parser.parse_args(args)
     if namespace.command is None:
         parser.print_help(sys.stderr)
         raise SystemExit(EXIT_UNREADABLE)
+    try:
+        field_map = FieldMap.from_specs(namespace.map, namespace.preset)
+    except MapSpecError as exc:  # pragma: no cover - each spec was checked while parsing
+        parser.error(str(exc))
+    namespace.field_map = field_map or None
     return namespace
 
 
@@ -161,7 +220,7 @@ def _dumps(obj: Any) -> str:
 def run_diagnose(args: argparse.Namespace) -> int:
     from .batch import diagnose_file
 
-    return diagnose_file(args.file, args.output)
+    return diagnose_file(args.file, args.output, args.field_map)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -169,7 +228,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     checked: list[str] = []
     failures = 0
-    for record in read_runs(args.file):
+    for record in read_runs(args.file, field_map=args.field_map):
         if type(record) is not Run:
             failures += 1
             _err(record.message(args.file))
@@ -199,7 +258,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from .loading import read_runs
     from .stats import format_table, record_stats
 
-    stats = record_stats(read_runs(args.file))
+    stats = record_stats(read_runs(args.file, field_map=args.field_map))
     if args.json:
         print(_dumps(stats.to_json()))
     else:
@@ -208,13 +267,17 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .export import export_runs, format_for_path
-    from .journal import Journal, journal_path
+    from .export import ExportError, export_runs, format_for_path
+    from .journal import Journal, JournalError, journal_path
     from .review import Review
     from .store import RunStore
 
-    store = RunStore.load(args.file)
-    review = Review(store, Journal(journal_path(args.file)))
+    store = RunStore.load(args.file, field_map=args.field_map)
+    try:
+        review = Review(store, Journal(journal_path(args.file)))
+    except JournalError as exc:  # exporting without the labels would silently lose them
+        _err(str(exc))
+        return EXIT_UNREADABLE
     for warning in review.warnings:
         _err(warning)
     if review.orphans:
@@ -223,7 +286,11 @@ def run_export(args: argparse.Namespace) -> int:
     rows = sorted(review.states) if args.reviewed_only else None
     if rows is not None:
         rows = [row for row in rows if review.is_reviewed(row)]
-    count = export_runs(store, review, args.output, fmt, rows)
+    try:
+        count = export_runs(store, review, args.output, fmt, rows)
+    except ExportError as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
     _err(f"exported {count} runs to {args.output} ({fmt})")
     return EXIT_INVALID if store.errors else EXIT_OK
 
@@ -235,7 +302,7 @@ def run_review(args: argparse.Namespace) -> int:
     # Refuse an unreadable file before the screen switches to the app.
     handle, _ = _open_checked(args.file)
     handle.close()
-    app = create_app(args.file, reviewer=args.reviewer)
+    app = create_app(args.file, reviewer=args.reviewer, field_map=args.field_map)
     app.run()
     return app.return_code or EXIT_OK
 
@@ -243,7 +310,7 @@ def run_review(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(args.file, host=args.host, port=args.port, reviewer=args.reviewer)
+    return serve(args.file, host=args.host, port=args.port, reviewer=args.reviewer, field_map=args.field_map)
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -268,6 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `ragdiag-tui diagnose big.jsonl | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:  # -o into a missing folder, onto the run file, a full disk
+        _err(f"{exc.filename}: {exc.strerror}" if exc.strerror else str(exc))
+        return EXIT_UNREADABLE
     except KeyboardInterrupt:
         return 130
 

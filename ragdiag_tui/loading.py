@@ -12,19 +12,30 @@ decoded by msgspec into a typed mirror of `models.RunFields` (fast, strict, only
 the fields the rule reads); any line it rejects is decoded again by the stdlib and
 validated by pydantic, which words the error. Both paths apply the same strict
 schema, and a test holds them to the same verdicts.
+
+CSV files (see `csv_runs` for how they are recognised and read) go through the
+same validation row by row. With a `mapping.FieldMap`, each record is decoded
+generically, mapped, then validated as above; the typed fast path is only for
+files in the rule's own field names. Either way a run keeps its original text.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
+import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from .models import validate_run
+from . import csv_runs
+from .mapping import FieldMap
+from .models import RunFields, validate_run
 from .rule import InvalidRun, diagnose_fields
 
 Progress = Callable[[int, int], None]
@@ -67,10 +78,15 @@ class LoadError:
     reason: str
     field: str | None = None
     id: str | None = None
+    mapped_to: str | None = None  # the run field that `field` was mapped to, if any
 
     @property
     def detail(self) -> str:
-        return f"field '{self.field}': {self.reason}" if self.field else self.reason
+        if not self.field:
+            return self.reason
+        if self.mapped_to:
+            return f"field '{self.field}' (mapped to {self.mapped_to}): {self.reason}"
+        return f"field '{self.field}': {self.reason}"
 
     def message(self, path: str | os.PathLike[str]) -> str:
         return f"{os.fspath(path)}, line {self.line}: {self.detail}"
@@ -90,6 +106,19 @@ class _Fields(msgspec.Struct):
 
 
 _fast_decode = msgspec.json.Decoder(_Fields).decode
+_any_decode = msgspec.json.Decoder().decode
+
+
+def _fast_convert(obj: Any) -> _Fields:
+    return msgspec.convert(obj, _Fields, strict=True)
+
+
+def validate_mapped(obj: Any, field_map: FieldMap) -> RunFields:
+    """`models.validate_run` on `obj` as mapped; an error names the source field."""
+    try:
+        return validate_run(field_map.apply(obj))
+    except InvalidRun as exc:
+        raise field_map.renamed(exc) from None
 
 
 def _reject_constant(name: str) -> Any:
@@ -99,20 +128,61 @@ def _reject_constant(name: str) -> Any:
 _json = json.JSONDecoder(parse_constant=_reject_constant)
 
 
+def _any_int(text: str) -> int | float:
+    # Python refuses integers of over 4,300 digits, which msgspec cannot hold either.
+    # A mapped record is decoded only to be mapped and validated, where such a number
+    # counts as what it is, a number; the run's text keeps its digits.
+    try:
+        return int(text)
+    except ValueError:
+        return math.inf
+
+
+_any_json = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_any_int)
+
+
 def _parse_error(exc: BaseException) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"not valid JSON: {exc.msg} (column {exc.colno})"
     if isinstance(exc, RecursionError):
-        return "not valid JSON: nested too deeply"
+        return NESTED_TOO_DEEPLY
     return f"not valid JSON: {exc}"
+
+
+MAX_DEPTH = 500
+"""Deepest nesting of arrays and objects a run may have.
+
+Without a fixed limit the parsers stop wherever Python's recursion limit happens to
+fall, which depends on the caller's stack: a run accepted by a loader thread would
+then fail with RecursionError when the app parses it again deep in its event loop.
+"""
+NESTED_TOO_DEEPLY = f"not valid JSON: nested too deeply (over {MAX_DEPTH} levels)"
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+
+
+def _too_deep(raw: bytes) -> bool:
+    """Whether the JSON text nests deeper than MAX_DEPTH (scanned only when it might)."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    brackets = _NOT_BRACKET.sub(b"", _JSON_STRING.sub(b"", raw))
+    depth = 0
+    for byte in brackets:
+        depth += 1 if byte in b"[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
 
 
 class _Builder:
     """Turns parsed records into `Run`s, naming runs and catching repeated ids."""
 
-    def __init__(self) -> None:
+    def __init__(self, field_map: FieldMap | None = None) -> None:
         self.position = 0
         self.first_seen: dict[str, int] = {}
+        self.field_map = field_map or None
+        # One JSON Lines record; only files in the rule's own names get the typed fast path.
+        self.read_line = self.from_line if self.field_map is None else self._mapped_line
 
     def build(
         self,
@@ -122,22 +192,21 @@ class _Builder:
         case_id: Any = None,
         expected: Any = NO_EXPECTED,
     ) -> Record:
+        if _too_deep(raw):
+            return LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
         run_id = case_id if isinstance(case_id, str) else fields.id
         if run_id is None:
             run_id = str(self.position)
-        first = self.first_seen.setdefault(run_id, line)
-        if first != line:
-            return LoadError(
-                line,
-                INVALID_RUN,
-                f'duplicate id "{run_id}", first seen on line {first}',
-                "id",
-                run_id,
-            )
+        seen = self.first_seen
+        size = len(seen)
+        first = seen.setdefault(run_id, line)
+        if len(seen) == size:  # already seen: a repeated id, even on the same line
+            repeated = InvalidRun("id", f'duplicate id "{run_id}", first seen on line {first}')
+            return self._invalid(line, repeated, run_id, in_run=not isinstance(case_id, str))
         try:
             diagnosis = diagnose_fields(fields.required, fields.context, fields.correct)
         except InvalidRun as exc:
-            return LoadError(line, INVALID_RUN, exc.reason, exc.field, run_id)
+            return self._invalid(line, exc, run_id)
         question = fields.question if isinstance(fields.question, str) else None
         return Run(
             line,
@@ -154,13 +223,16 @@ class _Builder:
     def from_object(self, line: int, obj: Any, raw: bytes, case: dict[str, Any] | None = None) -> Record:
         self.position += 1
         case_id = case.get("id") if case is not None else None
+        field_map = self.field_map
         try:
-            fields = validate_run(obj)
+            fields = validate_run(obj) if field_map is None else validate_mapped(obj, field_map)
         except InvalidRun as exc:
             known = case_id if isinstance(case_id, str) else None
-            if known is None and isinstance(obj, dict) and isinstance(obj.get("id"), str):
+            if known is None and field_map is not None:
+                known = field_map.id_of(obj)
+            elif known is None and isinstance(obj, dict) and isinstance(obj.get("id"), str):
                 known = obj["id"]
-            return LoadError(line, INVALID_RUN, exc.reason, exc.field, known)
+            return self._invalid(line, exc, known)
         expected = case.get("expected", NO_EXPECTED) if case is not None else NO_EXPECTED
         return self.build(line, fields, raw, case_id, expected)
 
@@ -172,6 +244,41 @@ class _Builder:
             return self._careful_line(line, raw)
         self.position += 1
         return self.build(line, fields, raw)
+
+    def _invalid(self, line: int, exc: InvalidRun, run_id: str | None, in_run: bool = True) -> LoadError:
+        """An invalid run; with a field map, the error names the field as the file does."""
+        if self.field_map is not None and in_run:
+            exc = self.field_map.renamed(exc)
+        return LoadError(line, INVALID_RUN, exc.reason, exc.field, run_id, getattr(exc, "mapped_to", None))
+
+    def _mapped_line(self, line: int, raw: bytes) -> Record:
+        """A JSON Lines record in other field names: decoded whole, then mapped.
+
+        As in `from_line`, msgspec checks the mapped fields first; on any doubt the
+        careful path (pydantic) decides and words the error.
+        """
+        try:
+            obj = _any_decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            try:
+                obj = _any_json.decode(raw.decode("utf-8"))
+            except (ValueError, RecursionError):
+                return self._careful_line(line, raw)
+            return self.from_object(line, obj, raw)
+        try:
+            fields = _fast_convert(self.field_map.apply(obj))  # type: ignore[union-attr]
+        except (InvalidRun, msgspec.ValidationError):
+            return self.from_object(line, obj, raw)
+        self.position += 1
+        return self.build(line, fields, raw)
+
+    def from_csv_row(self, line: int, row: dict[str, Any] | csv_runs.RowError) -> Record:
+        """One row of a CSV file, as `csv_runs` read it."""
+        if isinstance(row, dict):
+            return self.from_object(line, row, csv_runs.dump(row))
+        self.position += 1
+        kind = csv_runs.INVALID_CSV if row.broken else INVALID_RUN
+        return LoadError(line, kind, row.reason, row.field, row.run_id, row.mapped_to)
 
     def _careful_line(self, line: int, raw: bytes) -> Record:
         try:
@@ -195,7 +302,8 @@ class _Builder:
 def _open_checked(path: str | os.PathLike[str]) -> tuple[Any, int]:
     name = os.fspath(path)
     try:
-        handle = open(name, "rb")  # noqa: SIM115 - closed by the caller
+        # Non-blocking: opening a named pipe with no writer would otherwise hang here.
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise FileError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -204,10 +312,13 @@ def _open_checked(path: str | os.PathLike[str]) -> tuple[Any, int]:
         raise FileError(f"{name}: permission denied") from None
     except OSError as exc:
         raise FileError(f"{name}: cannot open ({exc.strerror})") from None
-    if not os.path.isfile(name):
-        handle.close()
-        raise FileError(f"{name}: not a regular file")
-    return handle, os.fstat(handle.fileno()).st_size
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        what = "is a directory, not a run file" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise FileError(f"{name}: {what}")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb"), info.st_size
 
 
 def _first_line(handle: Any, name: str) -> bytes:
@@ -228,9 +339,14 @@ def _first_line(handle: Any, name: str) -> bytes:
     return head
 
 
-def read_runs(path: str | os.PathLike[str], progress: Progress | None = None) -> Iterator[Record]:
+def read_runs(
+    path: str | os.PathLike[str],
+    progress: Progress | None = None,
+    field_map: FieldMap | None = None,
+) -> Iterator[Record]:
     """Every record of the run file, in file order.
 
+    `field_map` says where the run fields are when the file uses other names.
     Raises FileError (before yielding anything) when the file cannot be read at all.
     """
     name = os.fspath(path)
@@ -238,11 +354,35 @@ def read_runs(path: str | os.PathLike[str], progress: Progress | None = None) ->
     with handle:
         head = _first_line(handle, name)
         first = head.lstrip()[:1]
+        if first not in (b"[", b"{"):
+            delimiter = csv_runs.delimiter_for(name, head.decode("utf-8"), field_map)
+            if delimiter is not None:
+                yield from _read_csv(handle, head, name, delimiter, field_map, progress, total)
+                return
         if first == b"[" or (first == b"{" and _is_single_document(head)):
             text = head + handle.read()
-            yield from _read_document(text, name, progress, total)
+            yield from _read_document(text, name, progress, total, field_map)
             return
-        yield from _read_lines(handle, head, progress, total)
+        yield from _read_lines(handle, head, progress, total, field_map)
+
+
+def _read_csv(
+    handle: Any,
+    head: bytes,
+    name: str,
+    delimiter: str,
+    field_map: FieldMap | None,
+    progress: Progress | None,
+    total: int,
+) -> Iterator[Record]:
+    lines = itertools.chain(head.splitlines(keepends=True), handle)
+    try:
+        rows = csv_runs.CsvRunReader(lines, delimiter, field_map, progress, total)
+    except csv_runs.CsvHeaderError as exc:
+        raise FileError(f"{name}: {exc}") from None
+    builder = _Builder(field_map)
+    for line, row in rows:
+        yield builder.from_csv_row(line, row)
 
 
 def _is_single_document(head: bytes) -> bool:
@@ -254,9 +394,15 @@ def _is_single_document(head: bytes) -> bool:
     return isinstance(obj, dict) and isinstance(obj.get("runs"), list)
 
 
-def _read_lines(handle: Any, head: bytes, progress: Progress | None, total: int) -> Iterator[Record]:
-    builder = _Builder()
-    from_line = builder.from_line
+def _read_lines(
+    handle: Any,
+    head: bytes,
+    progress: Progress | None,
+    total: int,
+    field_map: FieldMap | None = None,
+) -> Iterator[Record]:
+    builder = _Builder(field_map)
+    from_line = builder.read_line
     done = 0
     lines = head.split(b"\n")
     if lines and lines[-1] == b"":
@@ -290,7 +436,13 @@ def _skip_ws(text: str, index: int) -> int:
     return index
 
 
-def _read_document(data: bytes, name: str, progress: Progress | None, total: int) -> Iterator[Record]:
+def _read_document(
+    data: bytes,
+    name: str,
+    progress: Progress | None,
+    total: int,
+    field_map: FieldMap | None = None,
+) -> Iterator[Record]:
     """A whole-file JSON document: an array of runs or cases, or an object with `runs`."""
     try:
         text = data.decode("utf-8")
@@ -298,7 +450,7 @@ def _read_document(data: bytes, name: str, progress: Progress | None, total: int
         line = data.count(b"\n", 0, exc.start) + 1
         raise FileError(f"{name}, line {line}: not valid UTF-8") from None
     index = _skip_ws(text, 0)
-    builder = _Builder()
+    builder = _Builder(field_map)
     if text[index] == "{":
         # An object: find its `runs` array and read that element by element.
         try:
@@ -329,7 +481,7 @@ def _read_lines_of_text(text: str, builder: _Builder) -> Iterator[Record]:
     for line, raw in enumerate(text.split("\n"), start=1):
         if line == 1 or not raw.strip():
             continue
-        yield builder.from_line(line, raw.rstrip("\r").encode("utf-8"))
+        yield builder.read_line(line, raw.rstrip("\r").encode("utf-8"))
 
 
 def _find_runs_array(text: str, index: int) -> int | None:

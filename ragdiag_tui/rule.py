@@ -7,7 +7,7 @@ reference cannot evaluate raise `InvalidRun`, which names the field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 UNRESOLVED = "unresolved"
@@ -26,15 +26,16 @@ class InvalidRun(ValueError):
         super().__init__(f"{field}: {reason}" if field else reason)
 
 
-def js_sorted(ids: list[str]) -> list[str]:
+def js_sorted(ids: Iterable[str]) -> list[str]:
     """Sort as JavaScript's default `Array.prototype.sort` does: by UTF-16 code units.
 
     For strings of BMP characters this is code point order, which Python gives for
     free; only astral characters (surrogate pairs in UTF-16) need the slower key.
     """
-    if all(s.isascii() for s in ids):
-        return sorted(ids)
-    return sorted(ids, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+    ordered = sorted(ids)
+    if len(ordered) < 2 or "".join(ordered).isascii():
+        return ordered
+    return sorted(ordered, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
 
 
 def json_type_name(value: object) -> str:
@@ -71,8 +72,8 @@ def check_id_list(run: Mapping[str, Any], field: str) -> list[str] | None:
 
 def missing_ids(required: list[str], context: list[str]) -> list[str]:
     """Distinct required IDs absent from context, in the reference's order."""
-    supplied = set(context)
-    return js_sorted([i for i in dict.fromkeys(required) if i not in supplied])
+    missing = set(required).difference(context)
+    return js_sorted(missing) if missing else []
 
 
 def diagnose(run: Any) -> dict[str, Any]:

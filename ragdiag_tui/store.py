@@ -20,7 +20,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs
+from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
+from .mapping import FieldMap
 from .models import RunFields, validate_run
 from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
 
@@ -31,6 +32,9 @@ STAGE_CODE = {name: code for code, name in enumerate(STAGES)}
 
 # Label codes, one byte per row: the file's `correct` as the rule reads it.
 L_NONE, L_TRUE, L_FALSE = 0, 1, 2
+
+
+_LABEL_CODE = {True: L_TRUE, False: L_FALSE}
 
 
 def label_code(value: object) -> int:
@@ -52,8 +56,9 @@ def stage_code(diagnosis: dict[str, Any]) -> int:
 class RunStore:
     """All rows of one run file, in file order."""
 
-    def __init__(self, path: str | os.PathLike[str] = "") -> None:
+    def __init__(self, path: str | os.PathLike[str] = "", field_map: FieldMap | None = None) -> None:
         self.path = os.fspath(path)
+        self.field_map = field_map or None  # where the run fields are, if not under their own names
         self.ids: list[str] = []
         self.lines = array("I")
         self.stage = bytearray()
@@ -65,7 +70,7 @@ class RunStore:
         self.missing: dict[int, tuple[str, ...]] = {}
         self.errors: dict[int, LoadError] = {}
         self.expected: dict[int, Any] = {}
-        self.row_of: dict[str, int] = {}
+        self._row_of: dict[str, int] | None = None
         self._blob = bytearray()
         self._offsets = array("Q", [0])
 
@@ -73,10 +78,15 @@ class RunStore:
         return len(self.ids)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], progress: Progress | None = None) -> RunStore:
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        progress: Progress | None = None,
+        field_map: FieldMap | None = None,
+    ) -> RunStore:
         """Read a whole file. Raises loading.FileError if it cannot be read at all."""
-        store = cls(path)
-        store.extend(read_runs(path, progress))
+        store = cls(path, field_map)
+        store.extend(read_runs(path, progress, store.field_map))
         return store
 
     def extend(self, records: Iterable[Record]) -> None:
@@ -86,44 +96,49 @@ class RunStore:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            add_run, add_error = self._add_run, self._add_error
-            for record in records:
-                if type(record) is Run:
-                    add_run(record)
-                else:
-                    add_error(record)
+            self._extend(records)
         finally:
             if was_enabled:
                 gc.enable()
             gc.freeze()
+        self._row_of = None
 
-    def _add_run(self, run: Run) -> None:
-        row = len(self.ids)
-        self.ids.append(run.id)
-        self.row_of[run.id] = row
-        self.lines.append(run.line)
-        self.stage.append(stage_code(run.diagnosis))
-        self.file_label.append(label_code(run.label))
-        required = run.required or ()
-        context = run.context or ()
-        self.n_required.append(len(required))
-        self.n_context.append(len(context))
-        question = run.question or ""
-        self.questions.append(question)
-        missing = run.diagnosis.get("missing")
-        if missing:
-            self.missing[row] = tuple(missing)
-        self.search_text.append("\n".join((run.id, question, *required, *context)).casefold())
-        if run.expected is not NO_EXPECTED:
-            self.expected[row] = run.expected
-        self._blob += run.raw
-        self._offsets.append(len(self._blob))
+    def _extend(self, records: Iterable[Record]) -> None:
+        # The hot loop of loading: locals only, one append per column.
+        ids, lines, stage, file_label = self.ids, self.lines, self.stage, self.file_label
+        n_required, n_context = self.n_required, self.n_context
+        questions, search_text, missing_of = self.questions, self.search_text, self.missing
+        blob, offsets = self._blob, self._offsets
+        stage_code, label_code = STAGE_CODE, _LABEL_CODE
+        for record in records:
+            if type(record) is not Run:
+                self._add_error(record)  # type: ignore[arg-type]
+                continue
+            row = len(ids)
+            run_id = record.id
+            ids.append(run_id)
+            lines.append(record.line)
+            diagnosis = record.diagnosis
+            missing = diagnosis.get("missing")
+            stage.append(stage_code[diagnosis.get("stage") or diagnosis["error"]])
+            label = record.label
+            file_label.append(label_code.get(label, L_NONE) if label.__class__ is bool else L_NONE)
+            required = record.required or ()
+            context = record.context or ()
+            n_required.append(len(required))
+            n_context.append(len(context))
+            question = record.question or ""
+            questions.append(question)
+            if missing:
+                missing_of[row] = tuple(missing)
+            search_text.append("\n".join((run_id, question, *required, *context)).casefold())
+            if record.expected is not NO_EXPECTED:
+                self.expected[row] = record.expected
+            blob += record.raw
+            offsets.append(len(blob))
 
     def _add_error(self, error: LoadError) -> None:
-        row = len(self.ids)
         self.ids.append(error.id or "")
-        if error.id and error.id not in self.row_of:
-            self.row_of[error.id] = row
         self.lines.append(error.line)
         self.stage.append(S_INVALID)
         self.file_label.append(L_NONE)
@@ -131,8 +146,16 @@ class RunStore:
         self.n_context.append(0)
         self.questions.append("")
         self.search_text.append(f"{error.id or ''}\nline {error.line}\n{error.detail}".casefold())
-        self.errors[row] = error
+        self.errors[len(self.ids) - 1] = error
         self._offsets.append(len(self._blob))
+
+    @property
+    def row_of(self) -> dict[str, int]:
+        """The row of each valid run's id (built on first use: only journal replay needs it)."""
+        if self._row_of is None:
+            errors = self.errors
+            self._row_of = {run_id: row for row, run_id in enumerate(self.ids) if row not in errors}
+        return self._row_of
 
     # -- one run at a time --------------------------------------------------
 
@@ -140,13 +163,23 @@ class RunStore:
         return bytes(self._blob[self._offsets[row] : self._offsets[row + 1]])
 
     def raw(self, row: int) -> dict[str, Any]:
-        """The run's original object, every field as in the file (empty for invalid rows)."""
+        """The run's original object, every field as in the file (empty for invalid rows).
+
+        For a CSV file: the row, header name -> cell, with ID lists and labels parsed.
+        """
         text = self.raw_text(row)
         return json.loads(text) if text else {}
 
+    def run_object(self, row: int) -> dict[str, Any]:
+        """The run as the rule reads it: `raw(row)` with mapped fields under their own names."""
+        raw = self.raw(row)
+        return raw if self.field_map is None else self.field_map.apply(raw)
+
     def fields(self, row: int) -> RunFields:
         """The rule's fields of one valid run, validated again from its text."""
-        return validate_run(self.raw(row))
+        if self.field_map is None:
+            return validate_run(self.raw(row))
+        return validate_mapped(self.raw(row), self.field_map)
 
     def is_valid(self, row: int) -> bool:
         return self.stage[row] != S_INVALID

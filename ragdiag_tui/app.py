@@ -1,0 +1,87 @@
+"""The Textual app: one review screen over one run file, and little else."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from .mapping import FieldMap
+from .screens.review import ReviewScreen
+
+
+class RagdiagApp(App[int]):
+    """Review the diagnoses of the runs in one file."""
+
+    CSS_PATH = "ragdiag.tcss"
+    TITLE = "ragdiag"
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        reviewer: str | None = None,
+        field_map: FieldMap | None = None,
+    ) -> None:
+        super().__init__()
+        self.path = os.fspath(path)
+        self.reviewer = reviewer
+        self.field_map = field_map
+        self.sub_title = os.path.basename(self.path)
+
+    def get_default_screen(self) -> Screen:
+        return ReviewScreen(self.path, self.reviewer, self.field_map)
+
+    @property
+    def review_screen(self) -> ReviewScreen:
+        return next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, ReviewScreen):
+            for title, help_text, callback in screen.commands():
+                yield SystemCommand(title, help_text, callback)
+
+    async def action_quit(self) -> None:
+        """Quit, but ask first if some changes never reached the journal."""
+        from .screens.confirm import ConfirmDialog
+
+        review = self.review_screen.review
+        unsaved = len(review.unsaved) if review is not None else 0
+        if not unsaved:
+            self.exit()
+            return
+
+        def answered(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                self.exit()
+
+        runs = "run was" if unsaved == 1 else "runs were"
+        self.push_screen(
+            ConfirmDialog(
+                f"{unsaved} changed {runs} not saved to the journal (marked !) and will "
+                "be lost. Quit anyway?",
+                yes="Quit, lose them",
+                no="Stay",
+            ),
+            answered,
+        )
+
+
+def create_app(
+    path: str | os.PathLike[str],
+    reviewer: str | None = None,
+    *,
+    field_map: FieldMap | None = None,
+    theme: str | None = None,
+) -> RagdiagApp:
+    """The review app on the run file at `path`. The CLI and the tests both build it here.
+
+    `reviewer` names who labels (default: the login name); `field_map` says where
+    the run fields are when the file uses other names; `theme` is a Textual theme.
+    """
+    app = RagdiagApp(path, reviewer=reviewer, field_map=field_map)
+    if theme is not None:
+        app.theme = theme
+    return app

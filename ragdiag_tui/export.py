@@ -1,0 +1,360 @@
+"""Export: the runs with the review applied, as JSON Lines, CSV or one JSON array.
+
+Each exported run is the run's own object, every field kept verbatim and in its
+order, followed by the review block, always in this order:
+
+    correct, original_correct, label_source, reviewer, reviewed_at, note,
+    then the diagnosis: stage and missing, or stage alone (unresolved), or error
+
+- `id` is the run's name. A run without one gains it (its 1-based position, the
+  case file's id, or the mapped id) as its first field; an `id` of null is
+  replaced by it, and an own `id` that is not the run's name is kept as
+  `original_id`.
+- `correct` is the label in force (the reviewer's, else the file's when it is a
+  boolean, else null). The file's own label, whatever its type, is
+  `original_correct` (null when absent); with a field map it is read from the
+  mapped source, which also stays in place under its own name.
+- `note` is null when the run has none, never "". `reviewer` and `reviewed_at`
+  describe the run's latest review change, and are null when it never had one.
+- Names clash: the review block wins its names. A run's own field called `stage`,
+  `note`, `reviewer`, ... (or `correct` when a field map reads the label from
+  elsewhere) is kept as `original_stage`, `original_note`, ... (with more
+  `original_` prefixes until the name is free), in its place.
+- Invalid rows have no run to export and are skipped in every scope, "all"
+  included; the count returned is of runs written.
+- Numbers keep their values: a number no Python number can hold exactly (1e400,
+  1e-400, an integer of over 4,300 digits) is written as its original text.
+- A JSON export is one run per line for every reader: U+0085, U+2028 and U+2029
+  are written as \\u escapes.
+- Strings with lone surrogates (legal `\\ud800` escapes) cannot be UTF-8: that
+  run's JSON is written with \\u escapes; in CSV they become `\\ud800` text.
+
+CSV has one header row: `id`, the runs' other own field names in first-seen order
+(found by a first pass over the runs), then the review block. Cells: strings as they are;
+lists of strings joined with ";"; null and absent fields empty; booleans `true` /
+`false`; numbers as JSON numbers; objects and other lists as JSON text. A cell
+(or a header name) starting with `=`, `+`, `-`, `@`, tab or carriage return gets a
+leading `'` so no spreadsheet runs it as a formula (OWASP); a number is never a
+formula, so `-3` stays a number.
+
+Every format is written run by run, and atomically: a failed or killed export
+leaves the previous file at the path as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
+
+from .atomic import WriteRefused, atomic_writer, same_file
+from .journal import journal_path
+from .review import Review
+from .store import RunStore
+
+FORMATS = ("jsonl", "csv", "json")
+REVIEW_FIELDS = (
+    "correct",
+    "original_correct",
+    "label_source",
+    "reviewer",
+    "reviewed_at",
+    "note",
+    "stage",
+    "missing",
+    "error",
+)
+_EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "json": ".json"}
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+_ZERO = re.compile(r"-?[0.]+(?:[eE][-+]?\d+)?")
+PROGRESS_EVERY = 4096  # runs between progress reports
+
+Progress = Callable[[int, int], None]
+"""Called as `progress(rows_done, rows_total)` while an export is written."""
+
+
+class ExportError(OSError):
+    """The export could not be written. The message names the path and the reason."""
+
+
+def format_for_path(path: str | os.PathLike[str]) -> str:
+    """The format an output path asks for by its extension: csv, json, else jsonl."""
+    extension = os.path.splitext(os.fspath(path))[1].lower()
+    return {".csv": "csv", ".json": "json"}.get(extension, "jsonl")
+
+
+def default_export_path(run_path: str | os.PathLike[str], fmt: str) -> str:
+    """Beside the run file: `runs.jsonl` -> `runs.reviewed.csv`; never the run file."""
+    root = os.path.splitext(os.fspath(run_path))[0]
+    return f"{root}.reviewed{_EXTENSIONS[fmt]}"
+
+
+# -- one run ------------------------------------------------------------------
+
+
+class RawNumber:
+    """A JSON number that no Python number holds exactly, kept as its text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"RawNumber({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RawNumber) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def _parse_float(text: str) -> float | RawNumber:
+    value = float(text)
+    # 1e400 would become Infinity (not JSON) and 1e-400 would become 0.
+    if math.isinf(value) or (value == 0.0 and not _ZERO.fullmatch(text)):
+        return RawNumber(text)
+    return value
+
+
+def _parse_int(text: str) -> int | RawNumber:
+    try:
+        return int(text)
+    except ValueError:  # over Python's limit on digits (sys.get_int_max_str_digits)
+        return RawNumber(text)
+
+
+_decode = json.JSONDecoder(parse_float=_parse_float, parse_int=_parse_int).decode
+
+
+_CLAIMED = ("id", *REVIEW_FIELDS)  # names the export gives its own meaning
+
+
+def _free_name(key: str, taken: dict[str, Any]) -> str:
+    name = f"original_{key}"
+    while name in taken or name in _CLAIMED:
+        name = f"original_{name}"
+    return name
+
+
+def _own_fields(original: dict[str, Any], run_id: str, label_key: str | None) -> dict[str, Any]:
+    """The run's own fields, in order, with `id` set and clashing names moved aside.
+
+    `label_key` is the own field that holds the label (dropped: it becomes
+    `original_correct`), or None when a field map reads the label from elsewhere.
+    """
+    keeps_id = "id" in original and original["id"] in (run_id, None)
+    fields: dict[str, Any] = {} if keeps_id else {"id": run_id}
+    for key, value in original.items():
+        if key == "id" and keeps_id:
+            fields[key] = run_id
+        elif key == label_key:
+            continue
+        elif key in _CLAIMED:
+            fields[_free_name(key, original)] = value
+        else:
+            fields[key] = value
+    return fields
+
+
+def _original(store: RunStore, row: int) -> dict[str, Any]:
+    # Not store.raw(): the stdlib would turn 1e400 into Infinity and reject huge integers.
+    return _decode(store.raw_text(row).decode("utf-8"))
+
+
+def _label_key(store: RunStore) -> str | None:
+    field_map = store.field_map
+    return None if field_map is not None and "correct" in field_map.sources else "correct"
+
+
+def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
+    """One valid run as it is exported. Raises ValueError for an invalid row."""
+    original = _original(store, row)
+    by = review.reviewed_by(row)
+    run = _own_fields(original, store.ids[row], _label_key(store))
+    # With a field map, the file's label is wherever the map reads it from.
+    as_read = original if store.field_map is None else store.field_map.apply(original)
+    run["correct"] = review.label(row)
+    run["original_correct"] = as_read.get("correct")
+    run["label_source"] = review.label_source(row)
+    run["reviewer"] = by[0] if by else None
+    run["reviewed_at"] = by[1] if by else None
+    run["note"] = review.note(row) or None
+    run.update(review.diagnosis(row))
+    return run
+
+
+# -- JSON -----------------------------------------------------------------------
+
+
+class _HasRawNumber(Exception):
+    pass
+
+
+def _refuse(value: Any) -> Any:
+    if isinstance(value, RawNumber):
+        raise _HasRawNumber
+    raise TypeError(f"cannot export a {type(value).__name__}")
+
+
+_ENCODERS = {
+    ascii_only: json.JSONEncoder(ensure_ascii=ascii_only, default=_refuse).encode
+    for ascii_only in (False, True)
+}
+
+
+def json_text(value: Any, ascii_only: bool = False) -> str:
+    """JSON text of an exported value, raw numbers written as their original text."""
+    try:
+        return _ENCODERS[ascii_only](value)
+    except _HasRawNumber:
+        pass
+    # Rare: the stdlib cannot write a raw number, so this level is assembled by hand.
+    if isinstance(value, RawNumber):
+        return value.text
+    if isinstance(value, dict):
+        items = (f"{json_text(k, ascii_only)}: {json_text(v, ascii_only)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    return "[" + ", ".join(json_text(item, ascii_only) for item in value) + "]"
+
+
+def _json_bytes(value: Any) -> bytes:
+    text = json_text(value)
+    # Valid JSON, but str.splitlines() and older JavaScript end a line at these.
+    if not text.isascii() and ("\x85" in text or "\u2028" in text or "\u2029" in text):
+        text = text.translate(_LINE_BREAKS)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: \u escapes are the only faithful form
+        return json_text(value, ascii_only=True).encode("ascii")
+
+
+def _write_jsonl(out: BinaryIO, runs: Iterable[dict[str, Any]]) -> None:
+    for run in runs:
+        out.write(_json_bytes(run) + b"\n")
+
+
+def _write_json(out: BinaryIO, runs: Iterable[dict[str, Any]]) -> None:
+    separator = b"[\n"
+    for run in runs:
+        out.write(separator + _json_bytes(run))
+        separator = b",\n"
+    out.write(b"[]\n" if separator == b"[\n" else b"\n]\n")
+
+
+# -- CSV ------------------------------------------------------------------------
+
+
+def neutralise(text: str) -> str:
+    """A spreadsheet cell that cannot start a formula (OWASP CSV injection)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def csv_cell(value: Any) -> str:
+    """One exported value as CSV cell text."""
+    if isinstance(value, str):
+        return neutralise(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json_text(value)
+    if isinstance(value, RawNumber):
+        return value.text
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return neutralise(";".join(value))
+    return neutralise(json_text(value))
+
+
+def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:
+    names: dict[str, None] = {"id": None}  # every run has one: the first column
+    label_key = _label_key(store)
+    for row in _valid(store, rows):
+        names.update(dict.fromkeys(_own_fields(_original(store, row), store.ids[row], label_key)))
+    return [*names, *REVIEW_FIELDS]
+
+
+def _write_csv(out: BinaryIO, runs: Iterable[dict[str, Any]], header: list[str]) -> None:
+    # Lone surrogates cannot be UTF-8; backslashreplace writes them as `\ud800`.
+    text = io.TextIOWrapper(out, encoding="utf-8", errors="backslashreplace", newline="")
+    try:
+        writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL)
+        writer.writerow([neutralise(name) for name in header])
+        for run in runs:
+            writer.writerow([csv_cell(run.get(name)) for name in header])
+    finally:
+        text.detach()  # flushes, and leaves `out` open for the atomic writer to finish
+
+
+# -- export_runs ------------------------------------------------------------------
+
+
+def _valid(store: RunStore, rows: Iterable[int]) -> Iterator[int]:
+    return (row for row in rows if store.is_valid(row))
+
+
+def _refuse_sources(out_path: str, store: RunStore, review: Review) -> None:
+    """The run file and its journal are the review's only copy: never export over them."""
+    if not store.path:
+        return
+    journal = review.journal.path if review.journal is not None else journal_path(store.path)
+    for source, what in ((store.path, "the run file"), (journal, "the run file's review journal")):
+        if same_file(out_path, source):
+            raise ExportError(f"cannot write {out_path}: it is {what}")
+
+
+def export_runs(
+    store: RunStore,
+    review: Review,
+    out_path: str | os.PathLike[str],
+    fmt: str,
+    rows: Iterable[int] | None = None,
+    progress: Progress | None = None,
+) -> int:
+    """Write the runs of `rows` (default: every row, in file order) to `out_path`.
+
+    Invalid rows are skipped. Returns how many runs were written. Raises
+    ExportError, naming the path, when the file cannot be written; the previous
+    file at `out_path`, if any, is then left as it was.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    out_path = os.fspath(out_path)
+    order: Sequence[int] = range(len(store)) if rows is None else list(rows)
+    _refuse_sources(out_path, store, review)
+    written = 0
+
+    def runs() -> Iterator[dict[str, Any]]:
+        nonlocal written
+        for done, row in enumerate(order, start=1):
+            if store.is_valid(row):
+                yield exported_run(store, review, row)
+                written += 1
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress(done, len(order))
+
+    try:
+        with atomic_writer(out_path, protect=store.path) as out:
+            if fmt == "csv":
+                _write_csv(out, runs(), _csv_header(store, order))
+            elif fmt == "json":
+                _write_json(out, runs())
+            else:
+                _write_jsonl(out, runs())
+    except WriteRefused:
+        raise ExportError(f"cannot write {out_path}: it is the run file") from None
+    except OSError as exc:
+        error = ExportError(f"cannot write {out_path}: {exc.strerror or exc}")
+        error.errno = exc.errno
+        raise error from exc
+    if progress is not None:
+        progress(len(order), len(order))
+    return written

@@ -1,0 +1,235 @@
+"""Field mapping: read runs whose fields have other names.
+
+A `FieldMap` says where each of a run's fields lives in the file's own objects,
+from `--map FIELD=SOURCE` specs and named presets. A SOURCE is:
+
+- a key: `ref_ids`;
+- a dotted path into nested objects: `retrieval.doc_ids`;
+- a path through one list of objects: `retrieved[].doc_id` collects `doc_id`
+  from every object of the `retrieved` list, in order.
+
+A key spelled exactly as the whole SOURCE wins over the path reading of it, so a
+column named `retrieval.doc_ids` (as pandas flattens nested data) maps as is.
+
+Mapping renames and nothing more: the mapped values then go through the same
+strict validation as any run (RULE.md), and an error names the SOURCE field, as
+in `field 'retrieval.doc_ids' (mapped to context): item 2 is number, expected a
+string`. A mapped field takes its value only from its source: when the source
+is absent, so is the field, even if the object has a key of the field's own name.
+
+Pure: imports neither Textual nor pydantic, so the CLI can list presets in its
+help before anything heavy is loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .rule import InvalidRun, json_type_name
+
+MAPPABLE = ("id", "required", "context", "correct", "question", "answer")
+"""The fields a map may name, in the order they are described."""
+
+PRESETS: dict[str, dict[str, str]] = {
+    # RAGAS evaluation samples (SingleTurnSample and its dataset exports).
+    "ragas": {
+        "required": "reference_context_ids",
+        "context": "retrieved_context_ids",
+        "question": "user_input",
+        "answer": "response",
+    },
+}
+"""Named maps, one line each: preset name -> {field: source}."""
+
+_ABSENT: Any = object()
+
+
+class MapSpecError(ValueError):
+    """A `--map` spec or a preset name that cannot be used. The message says why."""
+
+
+class MappedFieldError(InvalidRun):
+    """A mapped field that is not what the rule needs. `field` is the SOURCE."""
+
+    def __init__(self, source: str, target: str, reason: str) -> None:
+        super().__init__(source, reason)
+        self.mapped_to = target
+
+
+class _PathError(Exception):
+    """The source path met something that is not an object or a list."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePath:
+    """One parsed SOURCE: keys down to a value, optionally through one list."""
+
+    source: str
+    head: tuple[str, ...]
+    each: tuple[str, ...] | None = None  # keys inside each item of the `[]` list
+
+    @classmethod
+    def parse(cls, source: str) -> SourcePath:
+        if not source:
+            raise MapSpecError("the source is empty")
+        head: list[str] = []
+        each: list[str] | None = None
+        for segment in source.split("."):
+            is_list = segment.endswith("[]")
+            key = segment[:-2] if is_list else segment
+            if not key:
+                raise MapSpecError(f"'{source}' has an empty key; write keys joined by '.'")
+            if "[" in key or "]" in key:
+                raise MapSpecError(
+                    f"'{source}': only a key followed by [] (every item of a list) is supported, "
+                    "as in retrieved[].doc_id"
+                )
+            if is_list and each is not None:
+                raise MapSpecError(f"'{source}' goes through more than one list ([]); only one is supported")
+            (head if each is None else each).append(key)
+            if is_list:
+                each = []
+        if each is not None and not each:
+            raise MapSpecError(f"'{source}': [] must be followed by a key, as in retrieved[].doc_id")
+        return cls(source, tuple(head), None if each is None else tuple(each))
+
+    def read(self, obj: dict[str, Any]) -> Any:
+        """The value at this path in `obj`, or `_ABSENT`. Raises _PathError."""
+        if self.source in obj:
+            return obj[self.source]
+        value = _walk(obj, self.head)
+        if self.each is None or value is _ABSENT or value is None:
+            return value
+        where = ".".join(self.head)
+        if not isinstance(value, list):
+            raise _PathError(f"'{where}' is {json_type_name(value)}, expected a list")
+        found = []
+        for position, item in enumerate(value):
+            got = _walk(item, self.each, f"{where}[{position}]")
+            if got is _ABSENT:
+                raise _PathError(f"'{where}[{position}]' has no '{'.'.join(self.each)}'")
+            found.append(got)
+        return found
+
+
+def _walk(value: Any, keys: tuple[str, ...], prefix: str = "") -> Any:
+    """Follow `keys` down nested objects. Null on the way means absent (null).
+
+    `prefix` names where `value` sits, for the error: "" at the top of a run, or
+    "retrieved[2]" for an item of the `[]` list.
+    """
+    for depth, key in enumerate(keys):
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            walked = ".".join(keys[:depth])
+            where = f"{prefix}.{walked}" if prefix and walked else prefix or walked
+            raise _PathError(f"'{where}' is {json_type_name(value)}, expected an object")
+        value = value.get(key, _ABSENT)
+        if value is _ABSENT:
+            return _ABSENT
+    return value
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """`FIELD=SOURCE` as (field, source). Raises MapSpecError with the valid fields."""
+    field, sep, source = spec.partition("=")
+    field = field.strip()
+    if not sep:
+        raise MapSpecError(f"'{spec}' is not FIELD=SOURCE, e.g. context=retrieval.doc_ids")
+    if field not in MAPPABLE:
+        raise MapSpecError(f"unknown field '{field}' in '{spec}'; mappable fields: {', '.join(MAPPABLE)}")
+    SourcePath.parse(source)
+    return field, source
+
+
+class FieldMap:
+    """Where each mapped field of a run lives. An empty map changes nothing."""
+
+    def __init__(self, sources: Mapping[str, str] | None = None) -> None:
+        self.sources: dict[str, str] = {}
+        self._paths: dict[str, SourcePath] = {}
+        for field, source in (sources or {}).items():
+            if field not in MAPPABLE:
+                raise MapSpecError(f"unknown field '{field}'; mappable fields: {', '.join(MAPPABLE)}")
+            self.sources[field] = source
+            self._paths[field] = SourcePath.parse(source)
+
+    @classmethod
+    def from_specs(cls, specs: Iterable[str] = (), preset: str | None = None) -> FieldMap:
+        """A preset, then `FIELD=SOURCE` specs over it (a later spec for a field wins)."""
+        sources: dict[str, str] = {}
+        if preset is not None:
+            if preset not in PRESETS:
+                raise MapSpecError(f"unknown preset '{preset}'; presets: {', '.join(sorted(PRESETS))}")
+            sources.update(PRESETS[preset])
+        for spec in specs:
+            field, source = parse_spec(spec)
+            sources[field] = source
+        return cls(sources)
+
+    def __bool__(self) -> bool:
+        return bool(self.sources)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FieldMap) and other.sources == self.sources
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"FieldMap({self.sources!r})"
+
+    def describe(self) -> str:
+        """'context=retrieval.doc_ids, required=refs': the map as one would write it."""
+        return ", ".join(f"{field}={source}" for field, source in self.sources.items())
+
+    def to_args(self) -> list[str]:
+        """The map as command-line arguments, for a command run in another process."""
+        args: list[str] = []
+        for field, source in self.sources.items():
+            args += ["--map", f"{field}={source}"]
+        return args
+
+    def source(self, field: str) -> str:
+        """Where `field` is read from: its source, or the field's own name when unmapped."""
+        return self.sources.get(field, field)
+
+    def apply(self, obj: Any) -> Any:
+        """A new dict: `obj` with each mapped field set from its source (or removed).
+
+        `obj` itself is left untouched; anything but a dict is returned as is, for
+        validation to reject. Raises MappedFieldError when a path cannot be followed.
+        """
+        if not isinstance(obj, dict):
+            return obj
+        out = dict(obj)
+        for field, path in self._paths.items():
+            try:
+                value = path.read(obj)
+            except _PathError as exc:
+                raise MappedFieldError(path.source, field, str(exc)) from None
+            if value is _ABSENT:
+                out.pop(field, None)
+            else:
+                out[field] = value
+        return out
+
+    def renamed(self, error: InvalidRun) -> InvalidRun:
+        """A validation error on a mapped field, restated to name its source."""
+        source = self.sources.get(error.field) if error.field else None
+        if isinstance(error, MappedFieldError) or source is None or source == error.field:
+            return error
+        return MappedFieldError(source, error.field, error.reason)
+
+    def id_of(self, obj: Any) -> str | None:
+        """The run's id as mapped, when it is a string; never raises."""
+        if not isinstance(obj, dict):
+            return None
+        path = self._paths.get("id")
+        try:
+            value = obj.get("id") if path is None else path.read(obj)
+        except _PathError:
+            return None
+        return value if isinstance(value, str) else None

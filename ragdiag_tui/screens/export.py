@@ -1,0 +1,143 @@
+"""ExportDialog: where, in which format, and which runs to export.
+
+The export runs in a thread while the dialog stays open (so no label changes
+during the write); the dialog dismisses with a message saying what was written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+
+from ..export import default_export_path, export_runs
+from ..review import Review
+from ..store import RunStore
+from ..text import visible
+from .confirm import ConfirmDialog
+
+FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"))
+SCOPES = ("all", "filter", "reviewed")
+
+
+class ExportDialog(ModalScreen[str | None]):
+    """Dismisses with a message about the written file, or None when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self, store: RunStore, review: Review, shown: Sequence[int], filtered: bool
+    ) -> None:
+        super().__init__(classes="dialog")
+        self.store = store
+        self.review = review
+        self.shown = list(shown)
+        self.filtered = filtered
+        self.fmt = "jsonl"
+
+    def reviewed_rows(self) -> list[int]:
+        return [row for row in sorted(self.review.states) if self.review.is_reviewed(row)]
+
+    def compose(self) -> ComposeResult:
+        total = len(self.store) - len(self.store.errors)
+        with Vertical(classes="dialog-box", id="export-box"):
+            yield Static("Export runs", classes="dialog-title", markup=False)
+            with Horizontal(classes="form-row"):
+                yield Label("File", classes="form-label")
+                yield Input(
+                    default_export_path(self.store.path, self.fmt), id="export-path", compact=True
+                )
+            with Horizontal(classes="form-row"):
+                yield Label("Format", classes="form-label")
+                with RadioSet(id="export-format", compact=True):
+                    for index, (_, title) in enumerate(FORMATS):
+                        yield RadioButton(title, value=index == 0, compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Runs", classes="form-label")
+                with RadioSet(id="export-scope", compact=True):
+                    yield RadioButton(f"All runs ({total:,})", value=True, compact=True)
+                    yield RadioButton(
+                        f"The current view and filter ({len(self.shown):,})",
+                        disabled=not self.filtered,
+                        compact=True,
+                    )
+                    yield RadioButton(f"Reviewed only ({self.review.reviewed:,})", compact=True)
+            yield Static("Invalid lines are never exported.", id="export-error", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Export", variant="primary", id="export")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#export-path", Input).focus()
+
+    @on(RadioSet.Changed, "#export-format")
+    def _format_changed(self, event: RadioSet.Changed) -> None:
+        path_input = self.query_one("#export-path", Input)
+        old_default = default_export_path(self.store.path, self.fmt)
+        self.fmt = FORMATS[event.index][0]
+        if path_input.value == old_default:
+            path_input.value = default_export_path(self.store.path, self.fmt)
+
+    @property
+    def scope(self) -> str:
+        return SCOPES[self.query_one("#export-scope", RadioSet).pressed_index]
+
+    @on(Input.Submitted, "#export-path")
+    @on(Button.Pressed, "#export")
+    def action_export(self) -> None:
+        path = os.path.expanduser(self.query_one("#export-path", Input).value.strip())
+        if not path:
+            self._error("Give a file to write to.")
+            return
+        if os.path.isdir(path):
+            self._error(f"{visible(path)} is a folder; give a file name.")
+            return
+        if os.path.exists(path):
+
+            def answered(overwrite: bool | None) -> None:
+                if overwrite:
+                    self._start(path)
+
+            self.app.push_screen(
+                ConfirmDialog(f"{visible(path)} exists. Replace it?", yes="Replace", no="Keep it"),
+                answered,
+            )
+            return
+        self._start(path)
+
+    def _start(self, path: str) -> None:
+        rows = {"all": None, "filter": self.shown, "reviewed": self.reviewed_rows()}[self.scope]
+        self.query_one("#export-error", Static).update("Writing…")
+        for button in self.query(Button):
+            button.disabled = True
+        self._write(path, self.fmt, rows)
+
+    @work(thread=True, exclusive=True, group="export")
+    def _write(self, path: str, fmt: str, rows: list[int] | None) -> None:
+        try:
+            count = export_runs(self.store, self.review, path, fmt, rows)
+        except (OSError, ValueError) as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        runs = "run" if count == 1 else "runs"
+        self.app.call_from_thread(self.dismiss, f"Exported {count:,} {runs} to {visible(path)}")
+
+    def _failed(self, reason: str) -> None:
+        for button in self.query(Button):
+            button.disabled = False
+        self._error(f"Not exported: {visible(reason)}")
+
+    def _error(self, message: str) -> None:
+        self.query_one("#export-error", Static).update(message)
+        self.query_one("#export-error").add_class("-error")
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

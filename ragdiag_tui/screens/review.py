@@ -1,0 +1,488 @@
+"""The review screen: summary, filter bar, run table, detail pane, footer.
+
+State is three reactives (`view`, `search`, `missing_doc`); the table's index is
+derived from them by the core's `filter_rows`. A run whose stage changes under
+the cursor stays in the index (it is *sticky*) until the cursor leaves it or the
+filter changes, so a reviewer never loses the run they are looking at.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+
+from ..filtering import VIEW_BY_NAME, VIEWS, filter_rows, match_text, missing_doc_rows
+from ..journal import JournalError
+from ..mapping import FieldMap
+from ..review import Review
+from ..store import S_INVALID, STAGE_CODE, RunStore
+from ..widgets.filter_bar import FilterBar
+from ..widgets.run_detail import RunDetail
+from ..widgets.run_table import RunTable
+from ..widgets.stage_summary import StageSummary
+from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded, load_runs
+
+LABEL_BINDINGS: list[BindingType] = [
+    Binding("y", "label_correct", "Correct", tooltip="Label the run correct"),
+    Binding("n", "label_incorrect", "Incorrect", tooltip="Label the run incorrect"),
+    Binding("space", "toggle_label", "Toggle", tooltip="none → correct → incorrect → correct"),
+    Binding(
+        "backspace", "clear_label", "File label", show=False, tooltip="Remove your label: the file's is back"
+    ),
+    Binding("c", "edit_note", "Note", tooltip="Add or edit a note on the run"),
+    Binding("ctrl+z", "undo", "Undo", tooltip="Undo the last label or note change"),
+]
+OTHER_BINDINGS: list[BindingType] = [
+    Binding("slash", "focus_filter", "Filter", key_display="/"),
+    Binding("question_mark", "help", "Keys", key_display="?"),
+    Binding("s", "statistics", "Stats"),
+    Binding("e", "export", "Export"),
+    Binding("enter", "toggle_detail", "Detail", show=False, tooltip="Show the detail pane full size, or back"),
+    Binding(
+        "escape", "clear_filters", "Clear filter", show=False, tooltip="Clear the filter, back to the table"
+    ),
+    Binding("q", "app.quit", "Quit"),
+]
+VIEW_BINDINGS: list[BindingType] = [
+    Binding(view.key, f"show_view('{view.name}')", view.title, show=False) for view in VIEWS
+]
+
+
+class ReviewScreen(Screen[None]):
+    """Browse, filter and label the runs of one file."""
+
+    BINDINGS: ClassVar[list[BindingType]] = LABEL_BINDINGS + OTHER_BINDINGS + VIEW_BINDINGS
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"),
+        (140, "-wide"),
+    ]
+
+    view: var[str] = var("all")
+    """The active view (a `filtering.VIEWS` name)."""
+    search: var[str] = var("")
+    """Text the runs must contain (id, question or any document ID)."""
+    missing_doc: var[str | None] = var(None)
+    """Only runs missing this document, or None."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        reviewer: str | None = None,
+        field_map: FieldMap | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = RunStore(path, field_map)
+        self.reviewer = reviewer
+        self.review: Review | None = None
+        self.rows: list[int] | range = range(0)
+        self._sticky: int | None = None
+        self._narrowing: tuple[str, str, str | None] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StageSummary(id="summary")
+        yield FilterBar(id="filter-bar")
+        with Horizontal(id="load-status"):
+            yield Static(f"Loading {os.path.basename(self.store.path)}", id="load-label", markup=False)
+            yield ProgressBar(id="load-progress", show_eta=False)
+        with Horizontal(id="panes"):
+            yield RunTable(id="runs")
+            yield RunDetail(id="detail")
+        yield Footer(compact=True)
+
+    @property
+    def table(self) -> RunTable:
+        return self.query_one(RunTable)
+
+    @property
+    def detail(self) -> RunDetail:
+        return self.query_one(RunDetail)
+
+    def on_mount(self) -> None:
+        self.table.empty_message = "Loading…"
+        self.table.focus()
+        self._show_summary()
+        self._show_filter_state()
+        self._load()
+
+    # -- loading --------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        load_runs(self.store, self.reviewer, self.post_message, lambda: worker.is_cancelled)
+
+    def on_load_progressed(self, event: LoadProgressed) -> None:
+        self.query_one(ProgressBar).update(total=max(event.total, 1), progress=event.done)
+
+    def on_rows_arrived(self, event: RowsArrived) -> None:
+        if self.review is not None:
+            return
+        if self._filter_is_plain():
+            cursor = self.table.cursor
+            self.rows = range(event.count)
+            self.table.show_rows(self.store, None, self.rows, cursor)
+        self._show_summary(loading=True)
+        self._show_filter_state()
+
+    def on_runs_loaded(self, event: RunsLoaded) -> None:
+        review = self.review = event.review
+        self.query_one("#load-status").display = False
+        self.table.empty_message = "No runs match this view and filter."
+        self._refilter()
+        self._show_summary()
+        self.log.info(f"loaded {len(self.store)} rows in {event.seconds:.2f} s")
+        for problem in event.problems:
+            self.notify(problem, title="Review journal", severity="error", timeout=20)
+        if review.restored:
+            runs = "run" if review.restored == 1 else "runs"
+            self.notify(f"Restored {review.restored} reviewed {runs} from the journal.", title="Welcome back")
+        if review.orphans:
+            ids = ", ".join(repr(entry.run) for entry in review.orphans[:5])
+            more = f" and {len(review.orphans) - 5} more" if len(review.orphans) > 5 else ""
+            self.notify(
+                f"{len(review.orphans)} journal entries name runs not in this file "
+                f"(kept in the journal, not applied): {ids}{more}.",
+                title="Review journal",
+                severity="warning",
+                timeout=20,
+            )
+        if review.changed:
+            self.notify(
+                f"{len(review.changed)} reviewed runs changed in the file since their review.",
+                title="Review journal",
+                severity="warning",
+                timeout=20,
+            )
+        for warning in review.warnings:
+            self.notify(warning, title="Review journal", severity="warning", timeout=20)
+
+    def on_load_failed(self, event: LoadFailed) -> None:
+        self.query_one("#load-status").display = False
+        self.table.empty_message = event.reason
+        self.table.show_rows(self.store, None, range(0))
+        self.notify(event.reason, title="Cannot open the run file", severity="error", timeout=30)
+
+    # -- showing state ----------------------------------------------------------
+
+    def _show_summary(self, loading: bool = False) -> None:
+        review = self.review
+        if review is not None:
+            counts: list[int] = review.counts
+        else:
+            counts = [self.store.stage.count(code) for code in range(len(STAGE_CODE))]
+        self.query_one(StageSummary).show_counts(
+            counts,
+            review.lucky if review else None,
+            review.reviewed if review else None,
+            loading=loading,
+        )
+
+    def _show_filter_state(self) -> None:
+        view = VIEW_BY_NAME[self.view]
+        pending = self.review is None and not self._filter_is_plain()
+        self.query_one(FilterBar).show_state(
+            view.key, view.title, self.missing_doc, None if pending else len(self.rows), len(self.store)
+        )
+
+    def _show_detail(self) -> None:
+        self.detail.show_run(self.store, self.review, self.table.cursor_row)
+
+    def _filter_is_plain(self) -> bool:
+        return self.view == "all" and not self.search and self.missing_doc is None
+
+    # -- filtering -----------------------------------------------------------------
+
+    def watch_view(self) -> None:
+        self._refilter()
+
+    def watch_search(self) -> None:
+        self._refilter()
+
+    def watch_missing_doc(self) -> None:
+        self._refilter()
+
+    def set_filter(self, view: str, search: str, missing_doc: str | None) -> None:
+        """Change the whole filter at once, computing the index only once."""
+        self.set_reactive(ReviewScreen.view, view)
+        self.set_reactive(ReviewScreen.missing_doc, missing_doc)
+        self.set_reactive(ReviewScreen.search, search)
+        self.query_one(FilterBar).query_input.value = search
+        self._refilter()
+
+    def _refilter(self) -> None:
+        if not self.is_mounted:
+            return
+        review = self.review
+        if review is None:  # applied once loading ends
+            self._show_filter_state()
+            return
+        key = (self.view, self.search, self.missing_doc)
+        within = None
+        previous = self._narrowing
+        if (
+            previous is not None
+            and self._sticky is None
+            and previous[0::2] == key[0::2]
+            and previous[1]
+            and key[1].startswith(previous[1])
+            and isinstance(self.rows, list)
+        ):
+            within = self.rows  # the query only grew longer: search what matched before
+        self._narrowing = key
+        self._sticky = None
+        old_row = self.table.cursor_row
+        self.rows = filter_rows(self.store, review, self.view, self.search, self.missing_doc, within=within)
+        cursor = 0 if old_row is None else bisect_left(self.rows, old_row)
+        self.table.show_rows(self.store, review, self.rows, cursor)
+        self._show_filter_state()
+
+    def _matches(self, row: int) -> bool:
+        """Whether one row passes the current filter (for a run that changed)."""
+        review = self.review
+        assert review is not None
+        view = self.view
+        if view in STAGE_CODE:
+            in_view = self.store.stage[row] == STAGE_CODE[view]
+        elif view == "lucky":
+            in_view = review.is_lucky(row)
+        elif view == "reviewed":
+            in_view = review.is_reviewed(row)
+        elif view == "unreviewed":
+            in_view = self.store.is_valid(row) and not review.is_reviewed(row)
+        else:
+            in_view = True
+        if in_view and self.missing_doc is not None:
+            in_view = bool(missing_doc_rows(self.store, [row], self.missing_doc))
+        if in_view and self.search:
+            in_view = bool(match_text(self.store, [row], self.search))
+        return in_view
+
+    def _release_sticky(self, row_now: int | None) -> None:
+        """The cursor left a run that changed: drop it if it no longer matches."""
+        sticky, self._sticky = self._sticky, None
+        if sticky is None or sticky == row_now or self._matches(sticky):
+            return
+        assert isinstance(self.rows, list)
+        at = bisect_left(self.rows, sticky)
+        if at < len(self.rows) and self.rows[at] == sticky:
+            del self.rows[at]
+            cursor = self.table.cursor - (at < self.table.cursor)
+            self.table.show_rows(self.store, self.review, self.rows, cursor)
+            self._show_filter_state()
+
+    @on(RunTable.CursorMoved)
+    def show_run_detail(self, event: RunTable.CursorMoved) -> None:
+        if self._sticky is not None and self._sticky != event.row:
+            self._release_sticky(event.row)
+        self._show_detail()
+
+    @on(FilterBar.QueryChanged)
+    def _query_typed(self, event: FilterBar.QueryChanged) -> None:
+        self.search = event.query
+
+    @on(FilterBar.Finished)
+    def _filter_done(self, event: FilterBar.Finished) -> None:
+        self.table.focus()
+
+    def action_focus_filter(self) -> None:
+        self.query_one(FilterBar).query_input.focus()
+
+    def action_toggle_detail(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+            self.table.focus()
+        else:
+            self.detail.focus()
+            self.maximize(self.detail)
+
+    def action_clear_filters(self) -> None:
+        if self.maximized is not None:
+            self.action_toggle_detail()
+            return
+        if self.search or self.missing_doc is not None:
+            self.set_filter(self.view, "", None)
+        self.table.focus()
+
+    def action_show_view(self, name: str) -> None:
+        self.view = name
+        self.table.focus()
+
+    # -- labelling -------------------------------------------------------------------
+
+    def _editable_row(self) -> int | None:
+        """The run under the cursor if it can be changed now, else None (and say why)."""
+        row = self.table.cursor_row
+        if self.review is None:
+            self.notify("Still loading the runs; labels can be set in a moment.")
+            return None
+        if row is None:
+            return None
+        if self.store.stage[row] == S_INVALID:
+            self.notify(
+                f"Line {self.store.lines[row]} is not a valid run, so it cannot be labelled.",
+                severity="warning",
+            )
+            return None
+        return row
+
+    def change_run(self, change: Callable[[Review, int], None]) -> None:
+        """Apply one change to the run under the cursor, then show it everywhere."""
+        row = self._editable_row()
+        if row is None or self.review is None:
+            return
+        try:
+            change(self.review, row)
+        except JournalError as exc:
+            self._not_saved(exc)
+        self._run_changed(row)
+
+    def _not_saved(self, exc: JournalError) -> None:
+        self.notify(
+            f"{exc}. The change is kept on screen and marked ! (not saved).",
+            title="NOT SAVED",
+            severity="error",
+            timeout=30,
+        )
+
+    def _run_changed(self, row: int) -> None:
+        self._sticky = row
+        self.table.refresh_run(row)
+        self._show_detail()
+        self._show_summary()
+
+    def action_label_correct(self) -> None:
+        self.change_run(lambda review, row: review.set_label(row, True))
+
+    def action_label_incorrect(self) -> None:
+        self.change_run(lambda review, row: review.set_label(row, False))
+
+    def action_toggle_label(self) -> None:
+        self.change_run(Review.toggle_label)
+
+    def action_clear_label(self) -> None:
+        self.change_run(Review.clear_label)
+
+    def action_edit_note(self) -> None:
+        from .note import NoteDialog
+
+        row = self._editable_row()
+        if row is None or self.review is None:
+            return
+        note = self.review.note(row)
+
+        def save(text: str | None) -> None:
+            if text is not None and text != note and self.table.cursor_row == row:
+                self.change_run(lambda review, row: review.set_note(row, text))
+
+        self.app.push_screen(NoteDialog(self.store.ids[row], note), save)
+
+    def action_undo(self) -> None:
+        review = self.review
+        if review is None:
+            return
+        # The row is read first: undo raises JournalError after changing memory.
+        history = review._history  # noqa: SLF001 - see the report: undo() should say
+        if not history:
+            self.notify("Nothing to undo.")
+            return
+        row = history[-1][0]
+        try:
+            review.undo()
+        except JournalError as exc:
+            self._not_saved(exc)
+        self._bring_into_view(row)
+        self._run_changed(row)
+
+    def _bring_into_view(self, row: int) -> None:
+        """Put the cursor on `row`, adding it to the index if the filter hides it."""
+        self._release_sticky(row)
+        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
+        at = bisect_left(rows, row)
+        if at == len(rows) or rows[at] != row:
+            rows.insert(at, row)
+        self.rows = rows
+        self.table.show_rows(self.store, self.review, rows, at)
+        self._show_filter_state()
+
+    # -- other screens --------------------------------------------------------------
+
+    def action_statistics(self) -> None:
+        from .statistics import StatisticsScreen
+
+        if self.review is None:
+            self.notify("Still loading the runs.")
+            return
+
+        def chosen(document: str | None) -> None:
+            if document is not None:
+                self.set_filter("all", "", document)
+                self.table.focus()
+
+        self.app.push_screen(StatisticsScreen(self.store, self.review), chosen)
+
+    def action_export(self) -> None:
+        from .export import ExportDialog
+
+        if self.review is None:
+            self.notify("Still loading the runs.")
+            return
+        def finished(message: str | None) -> None:
+            if message:
+                self.notify(message, title="Export")
+
+        self.app.push_screen(
+            ExportDialog(self.store, self.review, self.rows, not self._filter_is_plain()),
+            finished,
+        )
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen(list(self.key_help())))
+
+    def key_help(self) -> Iterator[tuple[str, str, str]]:
+        """(section, key, what it does) for every binding the reviewer can use."""
+        sections = (
+            ("Label", LABEL_BINDINGS),
+            ("Move", RunTable.BINDINGS),
+            ("Views", VIEW_BINDINGS),
+            ("Filter and more", OTHER_BINDINGS),
+        )
+        for section, bindings in sections:
+            for binding in bindings:
+                assert isinstance(binding, Binding)
+                keys = ", ".join(
+                    binding.key_display or self.app.get_key_display(binding.with_key(key))
+                    for key in binding.key.split(",")
+                )
+                yield section, keys, binding.tooltip or binding.description
+        yield "Filter and more", "tab", "Move focus between the table, detail and filter"
+        yield "Filter and more", self.app.get_key_display(Binding("ctrl+p", "")), "Command palette"
+
+    def commands(self) -> Iterator[tuple[str, str, Callable[[], object]]]:
+        """Every action of this screen for the command palette: (title, help, callback)."""
+        for bindings in (LABEL_BINDINGS, VIEW_BINDINGS, OTHER_BINDINGS):
+            for binding in bindings:
+                assert isinstance(binding, Binding)
+                if binding.action.startswith("app."):
+                    continue  # the app offers those itself
+                title = binding.description
+                if bindings is VIEW_BINDINGS:
+                    title = f"View: {title}"
+                help_text = binding.tooltip or binding.description
+                yield title, f"{help_text} ({binding.key_display or binding.key})", partial(
+                    self.run_action, binding.action
+                )

@@ -1,0 +1,99 @@
+"""StatisticsScreen: runs per stage, lucky answers, and the most-missed documents.
+
+Choosing a document dismisses the screen with its ID, and the review screen
+filters the table to the runs missing it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..filtering import VIEW_BY_NAME
+from ..review import Review
+from ..stats import Stats
+from ..store import RunStore
+from ..text import visible
+from ..widgets.stage_bars import StageBars
+
+TOP_DOCUMENTS = 100
+
+
+class StatisticsScreen(Screen[str | None]):
+    """Figures over the whole file, with the reviewer's labels in force."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,s", "close", "Back to runs"),
+        Binding("q", "close", "Back", show=False),
+    ]
+
+    def __init__(self, store: RunStore, review: Review) -> None:
+        super().__init__()
+        self.store = store
+        self.review = review
+        self.documents = Stats(missed=store.missed_documents()).top_missed(TOP_DOCUMENTS)
+
+    def compose(self) -> ComposeResult:
+        review, store = self.review, self.store
+        runs = len(store) - review.counts[-1]
+        with Vertical(id="stats-body"):
+            yield Static(
+                Content.assemble(
+                    ("Statistics", "bold"),
+                    f"  {visible(os.path.basename(store.path))}  ·  {runs:,} runs, "
+                    f"{review.reviewed:,} reviewed",
+                ),
+                id="stats-title",
+            )
+            yield Static("Runs per stage", classes="stats-heading", markup=False)
+            yield StageBars(review.counts, id="stage-bars")
+            yield Static(
+                Content.assemble(
+                    ("Lucky answers  ", "bold"),
+                    (f"{review.lucky:,}", ".stats-screen--lucky"),
+                    "  labelled correct, but required evidence is missing "
+                    f"(press {VIEW_BY_NAME['lucky'].key} on the runs screen to spot-check them)",
+                ),
+                id="stats-lucky",
+            )
+            shown = len(self.documents)
+            heading = (
+                f"Most-missed documents (top {shown}; enter shows the runs missing one)"
+                if shown
+                else "Most-missed documents"
+            )
+            yield Static(heading, classes="stats-heading", markup=False)
+            if self.documents:
+                width = len(f"{self.documents[0][1]:,}")
+                yield OptionList(
+                    *(
+                        Option(Content.assemble(f"{n:>{width},} runs  ", visible(doc)))
+                        for doc, n in self.documents
+                    ),
+                    id="missed-documents",
+                )
+            else:
+                yield Static("No run misses any required document.", markup=False)
+        yield Footer()
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"stats-screen--lucky"}
+
+    def on_mount(self) -> None:
+        if self.documents:
+            self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#missed-documents")
+    def show_runs_missing(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.documents[event.option_index][0])
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,87 @@
+"""FilterBar: the active view, the text filter box, and how many runs match."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from ..text import visible
+
+
+class FilterBar(Horizontal):
+    """Shows the filter state it is given; posts what the reviewer types."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear", "Clear filter", show=True),
+    ]
+
+    class QueryChanged(Message):
+        """The reviewer typed in the filter box."""
+
+        def __init__(self, query: str) -> None:
+            super().__init__()
+            self.query = query
+
+    class Finished(Message):
+        """The reviewer left the filter box (cleared it with escape, or pressed enter)."""
+
+        def __init__(self, cleared: bool) -> None:
+            super().__init__()
+            self.cleared = cleared
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="view-key", markup=False)
+        yield Static(id="view-name", markup=False)
+        yield Input(
+            placeholder="/ to filter by id, question or document ID",
+            id="query",
+            compact=True,
+            select_on_focus=False,
+        )
+        yield Static(id="missing-doc", markup=False)
+        yield Static(id="match-count", markup=False)
+
+    @property
+    def query_input(self) -> Input:
+        return self.query_one("#query", Input)
+
+    def show_state(
+        self,
+        view_key: str,
+        view_title: str,
+        missing_doc: str | None,
+        matches: int | None,
+        total: int,
+    ) -> None:
+        """The view, the missing-document filter and the match count (None: pending)."""
+        self.query_one("#view-key", Static).update(view_key)
+        self.query_one("#view-name", Static).update(view_title)
+        doc = self.query_one("#missing-doc", Static)
+        doc.display = missing_doc is not None
+        if missing_doc is not None:
+            doc.update(Content.assemble("missing ", (visible(missing_doc), ".filter-bar--doc")))
+        count = "…" if matches is None else f"{matches:,}"
+        self.query_one("#match-count", Static).update(f"{count} of {total:,} shown")
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"filter-bar--doc"}
+
+    @on(Input.Changed, "#query")
+    def _query_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.QueryChanged(event.value))
+
+    @on(Input.Submitted, "#query")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Finished(cleared=False))
+
+    def action_clear(self) -> None:
+        self.query_input.value = ""
+        self.post_message(self.Finished(cleared=True))

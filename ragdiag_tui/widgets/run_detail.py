@@ -1,0 +1,281 @@
+"""RunDetail: everything about the highlighted run, and why the rule diagnosed it so.
+
+Every string from the run is shown literally: text reaches the screen only as
+`Content` built from plain strings (after `visible`), never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content, Span
+from textual.style import Style
+from textual.widgets import Static
+
+from ..explain import ABSENT, describe_label, invalid_reason, reason
+from ..store import S_INVALID, S_RETRIEVAL
+from ..text import visible
+from .stages import STAGE_CLASSES, STAGE_TITLES, label_word
+
+if TYPE_CHECKING:
+    from ..review import Review
+    from ..store import RunStore
+
+SHOWN_ELSEWHERE = ("id", "required", "context", "correct", "question", "answer")
+MAX_VALUE = 4000  # characters of one other field shown before cutting
+
+
+def _c(name: str) -> str:
+    """The style of a component class, resolved by the Static from this widget."""
+    return f".run-detail--{name}"
+
+
+def multiline(text: str) -> str:
+    """Text shown over several lines: each line made safe, line breaks kept."""
+    return "\n".join(visible(line) for line in text.splitlines() or [""])
+
+
+def value_text(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if len(text) > MAX_VALUE:
+        text = f"{text[:MAX_VALUE]}… ({len(text) - MAX_VALUE} more characters)"
+    return multiline(text)
+
+
+def field_line(name: str, value: str | Content, width: int = 15) -> Content:
+    """`name` then `value` on one line, names aligned."""
+    return Content.assemble((visible(name).ljust(width), _c("key")), value, "\n")
+
+
+def field_block(name: str, value: str, inline: int = 60) -> Content:
+    """A short value beside its name; a long or multi-line one below it."""
+    if "\n" not in value and len(value) <= inline:
+        return field_line(name, value)
+    return Content.assemble((visible(name), _c("key")), "\n", value, "\n\n")
+
+
+def when(at: str) -> str:
+    """'2025-01-02T03:04:05.678Z' as '2025-01-02 03:04 UTC'."""
+    return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
+
+
+class RunDetail(VerticalScroll, can_focus=True):
+    """The detail pane of one run."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "run-detail--key",
+        "run-detail--muted",
+        "run-detail--heading",
+        "run-detail--present",
+        "run-detail--missing",
+        "run-detail--matching",
+        "run-detail--extra",
+        "run-detail--lucky",
+        "run-detail--reviewer",
+        "run-detail--unsaved",
+        *(f"run-detail--{name}" for name in STAGE_CLASSES),
+    }
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="run-heading", markup=False)
+        yield Static(id="run-reason", markup=False)
+        with Horizontal(id="run-ids"):
+            yield Static(id="run-required", markup=False)
+            yield Static(id="run-supplied", markup=False)
+        yield Static(id="run-labels", markup=False)
+        yield Static(id="run-fields", markup=False)
+
+    def on_mount(self) -> None:
+        self._shown: tuple[RunStore, Review | None, int | None] | None = None
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self) -> None:
+        if self._shown is not None:
+            self.call_after_refresh(self.show_run, *self._shown, keep_scroll=True)
+
+    def _bake(self, content: Content) -> Content:
+        """Resolve `.run-detail--x` spans to styles now.
+
+        Textual resolves such spans itself, but drops their background
+        (`get_visual_style(partial=True)` in Textual 8.2), and the missing IDs
+        and stage chips need theirs.
+        """
+        spans = [
+            Span(span.start, span.end, self._component(span.style[1:]))
+            if isinstance(span.style, str) and span.style.startswith(".")
+            else span
+            for span in content.spans
+        ]
+        return Content(content.plain, spans, strip_control_codes=False)
+
+    def _component(self, name: str) -> Style:
+        # The full style: a partial one cannot resolve "auto" colours ($text-muted).
+        return Style.from_rich_style(self.get_component_rich_style(name))
+
+    def _set(self, widget_id: str, content: Content | str) -> None:
+        if isinstance(content, str):
+            content = Content(content)
+        self.query_one(f"#{widget_id}", Static).update(self._bake(content))
+
+    def show_run(
+        self,
+        store: RunStore,
+        review: Review | None,
+        row: int | None,
+        keep_scroll: bool = False,
+    ) -> None:
+        """Show run `row` of the store (None: nothing to show)."""
+        self._shown = (store, review, row)
+        if not keep_scroll:
+            self.scroll_home(animate=False)
+        if row is None:
+            self._show_nothing()
+        elif store.stage[row] == S_INVALID:
+            self._show_invalid(store, row)
+        else:
+            self._show_valid(store, review, row)
+
+    def _show_nothing(self) -> None:
+        self._set("run-heading", Content.assemble(("No run selected", _c("muted"))))
+        for widget_id in ("run-reason", "run-required", "run-supplied"):
+            self._set(widget_id, "")
+        self._set("run-labels", "")
+        self._set("run-fields", "")
+        self.query_one("#run-ids").display = False
+
+    def _heading(self, store: RunStore, row: int, *extra: tuple[str, str]) -> Content:
+        code = store.stage[row]
+        run_id = store.ids[row]
+        return Content.assemble(
+            (f" {STAGE_TITLES[code].upper()} ", _c(STAGE_CLASSES[code])),
+            *extra,
+            "  ",
+            (visible(run_id), _c("heading")) if run_id else ("(no id)", _c("muted")),
+            (f"  line {store.lines[row]}", _c("muted")),
+        )
+
+    def _show_invalid(self, store: RunStore, row: int) -> None:
+        error = store.errors[row]
+        self._set("run-heading", self._heading(store, row))
+        self._set("run-reason", invalid_reason(error.line, error.detail))
+        self.query_one("#run-ids").display = False
+        self._set("run-labels", "")
+        fields = [field_line("error", error.kind)]
+        if error.field:
+            fields.append(field_line("field", error.field))
+        fields.append(field_line("reason", visible(error.reason)))
+        self._set("run-fields", Content("").join(fields).rstrip())
+
+    def _show_valid(self, store: RunStore, review: Review | None, row: int) -> None:
+        raw = store.run_object(row)  # mapped fields under their own names
+        label = review.label(row) if review is not None else raw.get("correct")
+        label = label if isinstance(label, bool) else None
+        code = store.stage[row]
+        lucky = code == S_RETRIEVAL and label is True
+        chip = (" LUCKY ANSWER ", _c("lucky")) if lucky else ("", "")
+        self._set("run-heading", self._heading(store, row, ("  ", ""), chip))
+        if review is not None:
+            diagnosis = review.diagnosis(row)
+        else:
+            diagnosis = {"stage": STAGE_TITLES[code], "missing": list(store.missing.get(row, ()))}
+        self._set("run-reason", reason(diagnosis, label, raw.get("correct", ABSENT)))
+        self._show_ids(raw.get("required"), raw.get("context"))
+        self._set("run-labels", self._labels(raw, review, row))
+        self._set("run-fields", self._fields(raw))
+
+    def _show_ids(self, required: list[str] | None, context: list[str] | None) -> None:
+        self.query_one("#run-ids").display = True
+        supplied = set(context or ())
+        wanted = set(required or ())
+        lines = [Content.assemble((f"Required ({len(required or ())})", _c("heading")))]
+        if not required:
+            lines.append(Content.assemble(("  none declared", _c("muted"))))
+        for doc in required or ():
+            if doc in supplied:
+                lines.append(
+                    Content.assemble(("✓ ", _c("present")), visible(doc), ("  present", _c("muted")))
+                )
+            else:
+                lines.append(
+                    Content.assemble(
+                        ("✗ ", _c("missing")),
+                        (visible(doc), _c("missing")),
+                        ("  missing", _c("missing")),
+                    )
+                )
+        self._set("run-required", Content("\n").join(lines))
+        count = "absent" if context is None else str(len(context))
+        lines = [Content.assemble((f"Supplied ({count})", _c("heading")))]
+        if not context:
+            lines.append(Content.assemble(("  nothing supplied", _c("muted"))))
+        for doc in context or ():
+            if doc in wanted:
+                lines.append(
+                    Content.assemble(("✓ ", _c("matching")), visible(doc), ("  matching", _c("muted")))
+                )
+            else:
+                lines.append(
+                    Content.assemble(
+                        ("+ ", _c("extra")), (visible(doc), _c("extra")), ("  extra", _c("muted"))
+                    )
+                )
+        self._set("run-supplied", Content("\n").join(lines))
+
+    def _labels(self, raw: dict[str, Any], review: Review | None, row: int) -> Content:
+        raw_label = raw.get("correct", ABSENT)
+        file_label = raw_label if isinstance(raw_label, bool) else None
+        lines = [
+            field_line(
+                "File label",
+                Content.assemble(label_word(file_label), (f"  ({describe_label(raw_label)})", _c("muted"))),
+            )
+        ]
+        if review is None:
+            lines.append(field_line("Reviewer label", Content.assemble(("loading…", _c("muted")))))
+            return Content("").join(lines).rstrip()
+        mine = review.reviewer_label(row)
+        if mine is None:
+            mine_text = Content.assemble(("none  (y correct, n incorrect, space toggle)", _c("muted")))
+        else:
+            who = review.reviewed_by(row)
+            by = f"  by {visible(who[0])}, {when(who[1])}" if who else ""
+            mine_text = Content.assemble((label_word(mine), _c("reviewer")), (by, _c("muted")))
+        lines.append(field_line("Reviewer label", mine_text))
+        source = review.label_source(row)
+        lines.append(
+            field_line(
+                "In force",
+                Content.assemble(
+                    label_word(review.label(row)),
+                    (f"  (from the {source})" if source else "  (no label)", _c("muted")),
+                ),
+            )
+        )
+        note = review.note(row)
+        if note:
+            lines.append(field_block("Note", multiline(note)))
+        else:
+            lines.append(field_line("Note", Content.assemble(("none  (c to add one)", _c("muted")))))
+        if row in review.unsaved:
+            lines.append(
+                field_line(
+                    "Journal",
+                    Content.assemble(("NOT SAVED: the last change did not reach the disk", _c("unsaved"))),
+                )
+            )
+        return Content("").join(lines).rstrip()
+
+    def _fields(self, raw: dict[str, Any]) -> Content:
+        lines: list[Content] = []
+        for name in ("question", "answer"):
+            if name in raw:
+                lines.append(field_block(name.capitalize(), value_text(raw[name]), inline=0))
+        for name, value in raw.items():
+            if name not in SHOWN_ELSEWHERE:
+                lines.append(field_block(name, value_text(value)))
+        if not lines:
+            return Content.assemble(("no other fields", _c("muted")))
+        return Content("").join(lines).rstrip()

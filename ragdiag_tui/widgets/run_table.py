@@ -1,0 +1,312 @@
+"""RunTable: the runs that pass the filter, drawn only a screenful at a time.
+
+The table holds no object per run. It is given the store, the review and an
+index (row numbers in file order) and draws each visible line from the store's
+columns on demand, so moving the cursor costs the same on the last of a
+million rows as on the first. Toolong's log view is the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..store import S_INVALID, S_RETRIEVAL, label_value
+from ..text import visible
+from .stages import STAGE_CLASSES, STAGE_TITLES, label_word
+
+if TYPE_CHECKING:
+    from ..review import Review
+    from ..store import RunStore
+
+MAX_ID_WIDTH = 28
+# (title, width, right-aligned); the id width is set from the data and the
+# question takes what is left.
+COLUMNS = (
+    ("", 2, False),
+    ("id", 0, False),
+    ("stage", 11, False),
+    ("label", 9, False),
+    ("by", 4, False),
+    ("miss", 4, True),
+    ("req", 3, True),
+    ("sup", 3, True),
+    ("question", 0, False),
+)
+
+
+def fit(text: str, width: int, right: bool = False) -> str:
+    """`text` padded or cut (with an ellipsis) to exactly `width` cells."""
+    if width <= 0:
+        return ""
+    length = cell_len(text)
+    if length > width:
+        return set_cell_size(text, width - 1) + "…"
+    pad = " " * (width - length)
+    return pad + text if right else text + pad
+
+
+class RunTable(ScrollView, can_focus=True):
+    """A cursor over an index of rows; posts `CursorMoved` when the run under it changes."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "run-table--header",
+        "run-table--cursor",
+        "run-table--muted",
+        "run-table--reviewer",
+        "run-table--lucky",
+        "run-table--unsaved",
+        *(f"run-table--{name}" for name in STAGE_CLASSES),
+    }
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False),
+        Binding("down,j", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "first", "First run", show=False),
+        Binding("end", "last", "Last run", show=False),
+    ]
+
+    class CursorMoved(Message):
+        """The run under the cursor changed (row is None when the index is empty)."""
+
+        def __init__(self, table: RunTable, row: int | None, index: int) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+            self.index = index
+
+        @property
+        def control(self) -> RunTable:
+            return self.table
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.store: RunStore | None = None
+        self.review: Review | None = None
+        self.rows: Sequence[int] = ()
+        self.cursor = 0
+        self.empty_message = "No runs."
+        self._id_width = 4
+        self._widths_seen = 0
+        self._last_posted: int | None = -1
+
+    # -- state in -------------------------------------------------------------
+
+    def show_rows(
+        self,
+        store: RunStore,
+        review: Review | None,
+        rows: Sequence[int],
+        cursor: int = 0,
+    ) -> None:
+        """Show `rows` (row numbers) with the cursor at position `cursor`."""
+        self.store, self.review, self.rows = store, review, rows
+        self._update_id_width()
+        self.cursor = max(0, min(cursor, len(rows) - 1))
+        self._update_virtual_size()
+        self._scroll_cursor_into_view()
+        self.refresh()
+        self._post_cursor(force=True)
+
+    @property
+    def cursor_row(self) -> int | None:
+        """The row number under the cursor, if any."""
+        return self.rows[self.cursor] if self.rows else None
+
+    def refresh_run(self, row: int) -> None:
+        """Redraw one run's line, if it is the one under the cursor or on screen."""
+        if self.cursor_row == row:
+            self.refresh_lines(self.cursor + 1)
+        else:
+            self.refresh()
+
+    def move_cursor(self, index: int) -> None:
+        if not self.rows:
+            return
+        index = max(0, min(index, len(self.rows) - 1))
+        if index == self.cursor:
+            return
+        old = self.cursor
+        self.cursor = index
+        self.refresh_lines(old + 1)
+        self.refresh_lines(index + 1)
+        self._scroll_cursor_into_view()
+        self._post_cursor()
+
+    # -- sizing and scrolling -------------------------------------------------
+
+    def _update_id_width(self) -> None:
+        """Widen the id column for ids seen since last time (loads arrive in chunks)."""
+        store = self.store
+        if store is None or len(store) <= self._widths_seen:
+            return
+        new = store.ids[self._widths_seen :]
+        longest = max(map(len, new), default=0)
+        if longest > self._id_width:
+            longest = max(cell_len(visible(i)) for i in new if len(i) >= self._id_width)
+        self._id_width = max(self._id_width, min(longest, MAX_ID_WIDTH))
+        self._widths_seen = len(store)
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows) + 1)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()
+        self._scroll_cursor_into_view()
+
+    @property
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def _scroll_cursor_into_view(self) -> None:
+        top = round(self.scroll_offset.y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False)
+        elif self.cursor >= top + self._page:
+            self.scroll_to(y=self.cursor - self._page + 1, animate=False)
+
+    def _post_cursor(self, force: bool = False) -> None:
+        row = self.cursor_row
+        if force or row != self._last_posted:
+            self._last_posted = row
+            self.post_message(self.CursorMoved(self, row, self.cursor))
+
+    # -- actions --------------------------------------------------------------
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(self.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(self.cursor + 1)
+
+    def action_page_up(self) -> None:
+        self.move_cursor(self.cursor - self._page)
+
+    def action_page_down(self) -> None:
+        self.move_cursor(self.cursor + self._page)
+
+    def action_first(self) -> None:
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        self.move_cursor(len(self.rows) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
+            return
+        self.move_cursor(round(self.scroll_offset.y) + offset.y - 1)
+
+    # -- drawing --------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.refresh()
+
+    def _style(self, name: str) -> Style:
+        # The full style, not the partial one: a partial style cannot resolve
+        # "auto" colours such as $text-muted (they come out white on a light theme).
+        return self.get_component_rich_style(f"run-table--{name}")
+
+    def _widths(self, width: int) -> list[int]:
+        widths = [w for _, w, _ in COLUMNS]
+        widths[1] = min(self._id_width, max(8, width // 5))  # leave the question room
+        fixed = sum(widths) + len(widths) - 1
+        widths[-1] = max(0, width - fixed)
+        return widths
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            return self._header(width)
+        index = round(self.scroll_offset.y) + y - 1
+        if not self.rows or index >= len(self.rows):
+            if not self.rows and y == 1:
+                text = fit(f" {self.empty_message}", width)
+                return Strip([Segment(text, base + self._style("muted"))], width)
+            return Strip.blank(width, base)
+        cells = self._cells(self.rows[index])
+        if index == self.cursor:
+            cursor = self.get_component_rich_style("run-table--cursor")
+            if not self.has_focus:
+                cursor += Style(dim=True)
+            cells = [(text, Style()) for text, _ in cells]
+            base = base + cursor
+        segments: list[Segment] = []
+        for (text, style), cell_width, (_, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
+            if segments:
+                segments.append(Segment(" ", base))
+            segments.append(Segment(fit(text, cell_width, right), base + style))
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def _header(self, width: int) -> Strip:
+        style = self.rich_style + self.get_component_rich_style("run-table--header")
+        parts = [
+            fit(title, w, right) for (title, _, right), w in zip(COLUMNS, self._widths(width), strict=True)
+        ]
+        return Strip([Segment(" ".join(parts), style)]).adjust_cell_length(width, style)
+
+    def _cells(self, row: int) -> list[tuple[str, Style]]:
+        """The text and style of each cell of one run's line."""
+        store, review = self.store, self.review
+        assert store is not None
+        code = store.stage[row]
+        stage = (STAGE_TITLES[code], self._style(STAGE_CLASSES[code]))
+        muted = self._style("muted")
+        none = Style()
+        if code == S_INVALID:
+            error = store.errors[row]
+            run_id = store.ids[row]
+            return [
+                ("", none),
+                (visible(run_id), none) if run_id else ("—", muted),
+                stage,
+                ("", none),
+                ("", none),
+                ("", none),
+                ("", none),
+                ("", none),
+                (visible(f"line {error.line}: {error.detail}"), muted),
+            ]
+        if review is None:
+            label, source, mark, noted, lucky = (
+                label_value(store.file_label[row]),
+                "file" if store.file_label[row] else "",
+                "",
+                "",
+                False,
+            )
+        else:
+            label = review.label(row)
+            source = {"reviewer": "rev", "file": "file"}.get(review.label_source(row) or "", "")
+            mark = "!" if row in review.unsaved else "✓" if review.is_reviewed(row) else ""
+            noted = "✎" if review.note(row) else ""
+            lucky = label is True and code == S_RETRIEVAL
+        label_style = self._style("lucky") if lucky else none
+        if source == "rev":
+            label_style = label_style + self._style("reviewer")
+        n_missing = len(store.missing.get(row, ()))
+        return [
+            ((mark or " ") + noted, self._style("unsaved") if mark == "!" else self._style("reviewer")),
+            (visible(store.ids[row]), none),
+            stage,
+            (label_word(label), label_style if label is not None else muted),
+            (source, self._style("reviewer") if source == "rev" else muted),
+            (str(n_missing) if n_missing else "·", none if n_missing else muted),
+            (str(store.n_required[row]), none),
+            (str(store.n_context[row]), none),
+            (visible(store.questions[row]), none),
+        ]

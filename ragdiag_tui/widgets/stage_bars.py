@@ -1,0 +1,54 @@
+"""StageBars: runs per stage as horizontal bars, with counts and shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ..store import S_INVALID
+from .stages import STAGE_CLASSES, STAGE_TITLES
+
+BAR_WIDTH = 40
+
+
+class StageBars(Static):
+    """One bar per stage code, the longest bar for the biggest count."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "stage-bars--muted",
+        *(f"stage-bars--{name}" for name in STAGE_CLASSES),
+    }
+
+    def __init__(self, counts: Sequence[int], *, id: str | None = None) -> None:
+        super().__init__(id=id, markup=False)
+        self.counts = list(counts)
+
+    def on_mount(self) -> None:
+        self.update(self.bars(self.counts))
+
+    @staticmethod
+    def bars(counts: Sequence[int]) -> Content:
+        biggest = max(counts, default=0) or 1
+        total = sum(counts) or 1
+        number_width = max(len(f"{n:,}") for n in counts)
+        lines = []
+        for code, count in enumerate(counts):
+            title = "invalid lines" if code == S_INVALID else STAGE_TITLES[code]
+            length = round(BAR_WIDTH * count / biggest)
+            if count and not length:
+                length = 1
+            style = f".stage-bars--{STAGE_CLASSES[code]}"
+            lines.append(
+                Content.assemble(
+                    f"{title:<14}",
+                    (f"{count:>{number_width},}", style),
+                    "  ",
+                    ("█" * length, style),
+                    ("·" * (BAR_WIDTH - length), ".stage-bars--muted"),
+                    (f" {100 * count / total:5.1f}%", ".stage-bars--muted"),
+                )
+            )
+        return Content("\n").join(lines)

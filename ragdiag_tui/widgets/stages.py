@@ -1,0 +1,20 @@
+"""How the UI names stages, and the style class of each; indexed by stage code."""
+
+from __future__ import annotations
+
+from ..store import STAGES
+
+# Display words, by stage code (`store.STAGES` order).
+STAGE_TITLES = ("retrieval", "generation", "pass", "unresolved", "label error", "invalid")
+
+# Suffixes of the component classes that colour each stage (see ragdiag.tcss).
+STAGE_CLASSES = ("retrieval", "generation", "pass", "unresolved", "label-error", "invalid")
+
+assert len(STAGE_TITLES) == len(STAGE_CLASSES) == len(STAGES)
+
+TITLE_OF = dict(zip(STAGES, STAGE_TITLES, strict=True))
+CLASS_OF = dict(zip(STAGES, STAGE_CLASSES, strict=True))
+
+
+def label_word(label: bool | None) -> str:
+    return "correct" if label is True else "incorrect" if label is False else "none"

@@ -1,0 +1,90 @@
+"""Regenerate the README's SVG screenshots from the sample runs.
+
+    python scripts/screenshots.py [--out docs/screenshots]
+
+The app runs headless at a fixed size over a private copy of `sample_runs/demo.jsonl`
+(so no review journal lands in `sample_runs/`), opened by its bare name so that no
+temporary path shows on screen. Nothing is labelled, so the pictures hold no dates
+and regenerate identically while the UI stays the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from ragdiag_tui.app import RagdiagApp, create_app
+from ragdiag_tui.screens.review import ReviewScreen
+from ragdiag_tui.screens.statistics import StatisticsScreen
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_runs" / "demo.jsonl"
+OUT = ROOT / "docs" / "screenshots"
+SIZE = (120, 36)
+LUCKY_RUN = "run-0005"  # the first lucky answer of demo.jsonl (sample_runs/README.md)
+
+
+async def _loaded(pilot: Pilot[int]) -> ReviewScreen:
+    """Wait until every run is in and the journal is replayed."""
+    app = pilot.app
+    assert isinstance(app, RagdiagApp)
+    for _ in range(1000):
+        if app.review_screen.review is not None:
+            await pilot.pause()
+            return app.review_screen
+        await pilot.pause(0.01)
+    raise RuntimeError(f"{SAMPLE.name} never finished loading")
+
+
+def _save(app: RagdiagApp, out: Path, name: str) -> Path:
+    path = out / name
+    app.save_screenshot(filename=path.name, path=str(path.parent))
+    return path
+
+
+async def take_screenshots(out: Path, sample: Path = SAMPLE) -> list[Path]:
+    """Write main.svg, lucky-answer.svg and statistics.svg into `out`; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    saved: list[Path] = []
+    with tempfile.TemporaryDirectory() as work, contextlib.chdir(work):
+        shutil.copy(sample, sample.name)
+        app = create_app(sample.name, reviewer="docs")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _loaded(pilot)
+            saved.append(_save(app, out, "main.svg"))
+
+            await pilot.press("L")  # the lucky-answers view; the cursor lands on the first one
+            await pilot.pause()
+            row = screen.table.cursor_row
+            shown = None if row is None else screen.store.ids[row]
+            if shown != LUCKY_RUN:
+                raise RuntimeError(f"expected the cursor on {LUCKY_RUN} in the lucky view, found {shown}")
+            saved.append(_save(app, out, "lucky-answer.svg"))
+
+            await pilot.press("s")
+            await pilot.pause()
+            if not isinstance(app.screen, StatisticsScreen):
+                raise RuntimeError(f"`s` opened {type(app.screen).__name__}, not the statistics")
+            saved.append(_save(app, out, "statistics.svg"))
+    return saved
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help=f"where to write the SVGs (default: {OUT})")
+    args = parser.parse_args(argv)
+    for path in asyncio.run(take_screenshots(args.out)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

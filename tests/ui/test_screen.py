@@ -1,0 +1,146 @@
+"""The review screen as it opens: table, detail pane, summary, invalid lines."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from ragdiag_tui.app import RagdiagApp
+from ragdiag_tui.widgets.run_table import RunTable
+
+from .helpers import (
+    BROKEN,
+    LUCKY,
+    SIZE,
+    detail_text,
+    loaded,
+    screen_text,
+    table,
+    table_lines,
+)
+
+
+async def test_starts_with_table_focused_on_first_run_in_file_order(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert isinstance(app.focused, RunTable)
+        assert table(pilot).cursor == 0
+        assert table(pilot).cursor_row == 0
+        assert list(screen.rows) == list(range(len(screen.store)))
+        lines = table_lines(pilot)
+        assert lines[1].split()[0] == "pass-1"
+        assert lines[2].split()[0] == "gen-2"
+
+
+async def test_table_row_shows_stage_label_source_counts_and_question(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        header, first, *_ = table_lines(pilot)
+        assert header.split() == ["id", "stage", "label", "by", "miss", "req", "sup", "question"]
+        assert first.split()[:7] == ["pass-1", "pass", "correct", "file", "·", "1", "2"]
+        assert "How many PTO days do new employees accrue?" in first
+        lucky = table_lines(pilot)[1 + LUCKY]
+        assert lucky.split()[:7] == ["lucky-3", "retrieval", "correct", "file", "1", "2", "1"]
+
+
+async def test_long_question_is_truncated_with_an_ellipsis(app: RagdiagApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        line = table_lines(pilot)[1]
+        assert line.rstrip().endswith("…")
+        assert len(line) <= 80
+
+
+async def test_invalid_lines_appear_in_place_with_line_number_and_reason(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        line = table_lines(pilot)[1 + BROKEN]
+        assert "invalid" in line
+        assert "line 6: not valid JSON" in line
+        table(pilot).move_cursor(BROKEN)
+        await pilot.pause()
+        text = detail_text(pilot)
+        assert "INVALID" in text
+        assert "Line 6 is not a run the rule can evaluate" in text
+
+
+async def test_detail_of_lucky_answer_says_why_in_the_rules_words(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        table(pilot).move_cursor(LUCKY)
+        await pilot.pause()
+        text = detail_text(pilot)
+        assert "RETRIEVAL" in text
+        assert "LUCKY ANSWER" in text
+        assert "a correct label cannot erase the missing D2" in text
+        # required and supplied side by side, each marked
+        assert "✓ D1  present" in text
+        assert "✗ D2  missing" in text
+        assert "✓ D1  matching" in text
+        assert "How long is parental leave?" in text
+        assert "16 weeks at full pay." in text
+        assert "m-small" in text  # another field of the run
+
+
+async def test_detail_marks_supplied_ids_matching_or_extra(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        text = detail_text(pilot)  # pass-1: required D1, context D1 and X9
+        assert "✓ D1  matching" in text
+        assert "+ X9  extra" in text
+        assert "File label     correct  (true)" in text
+        assert "Reviewer label none" in text
+
+
+async def test_summary_counts_stages_lucky_invalid_and_progress(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        text = screen_text(pilot)
+        for part in (
+            "retrieval 4",
+            "generation 1",
+            "pass 2",
+            "unresolved 1",
+            "label error 1",
+            "invalid 2",
+            "lucky 2",
+            "reviewed 0/9",
+        ):
+            assert part in text, part
+
+
+async def test_loading_shows_a_progress_bar_then_hides_it(runs_path, tmp_path) -> None:
+    from ragdiag_tui.app import create_app
+
+    big = tmp_path / "big.jsonl"
+    line = runs_path.read_text().splitlines()[0]
+    big.write_text(
+        "".join(line.replace("pass-1", f"run-{i}") + "\n" for i in range(30_000))
+    )
+    app = create_app(big)
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.screen.query_one("#load-status")
+        assert status.display
+        screen = await loaded(pilot)
+        assert not status.display
+        assert len(screen.rows) == 30_000
+        table(pilot).action_last()
+        await pilot.pause()
+        assert table_lines(pilot)[-1].split()[0] == "run-29999"
+
+
+async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
+    from ragdiag_tui.app import create_app
+
+    app = create_app(runs_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        assert app.screen.has_class("-narrow")
+        text = screen_text(pilot)
+        assert "pass-1" in text and "Correct" in text
+    app = create_app(runs_path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await loaded(pilot)
+        assert app.screen.has_class("-wide")
+        table_region = table(pilot).region
+        detail_region = app.screen.query_one("#detail").region
+        assert detail_region.x >= table_region.right  # side by side

@@ -1,0 +1,91 @@
+"""Untrusted text: markup in run data shows literally and runs nothing; control
+characters become visible escapes and cannot corrupt the screen."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ragdiag_tui.app import RagdiagApp, create_app
+
+from .helpers import DATA, MARKUP_AB, MARKUP_CLICK, MARKUP_SLASH, SIZE, detail_text, loaded, screen_text, table, table_lines
+
+MANIFEST = DATA / "hostile" / "MANIFEST.json"
+EXPECT = {
+    name: entry.get("expect")
+    for name, entry in (json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.is_file() else {}).items()
+    if isinstance(entry, dict) and "expect" in entry
+}
+HOSTILE = [DATA / "hostile" / name for name in sorted(EXPECT)]
+
+
+async def test_markup_ids_show_literally_in_table_and_detail(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        lines = table_lines(pilot)
+        assert lines[1 + MARKUP_SLASH].split()[0] == "[/]"
+        assert lines[1 + MARKUP_CLICK].split()[0] == "[@click=app.quit]x[/]"
+        assert lines[1 + MARKUP_AB].split()[0] == "a[b]c"
+        assert "[bold]not bold[/bold] and [@click=app.quit]click[/]" in lines[1 + MARKUP_SLASH]
+        table(pilot).move_cursor(MARKUP_SLASH)
+        await pilot.pause()
+        text = detail_text(pilot)
+        assert "[/]" in text and "✗ [/]  missing" in text and "✓ a[b]c  present" in text
+        assert "[bold]not bold[/bold] and [@click=app.quit]click[/]" in text
+        assert "the missing" not in text  # labelled incorrect: the plain retrieval sentence
+        assert "[/] never reached the supplied context" in text
+
+
+async def test_clicking_markup_text_runs_nothing(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        table(pilot).move_cursor(MARKUP_CLICK)
+        await pilot.pause()
+        # click on the id in the table and in the detail pane: no action may run
+        await pilot.click("RunTable", offset=(5, 1 + MARKUP_CLICK))
+        await pilot.click("#run-heading", offset=(20, 0))
+        await pilot.pause()
+        assert app.is_running
+        assert "[@click=app.quit]x[/]" in detail_text(pilot)
+
+
+async def test_control_characters_become_visible_escapes(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        line = table_lines(pilot)[1 + MARKUP_AB]
+        assert "\x1b" not in line and "\x07" not in line and "\r" not in line
+        assert "\\x1b[31mred\\x1b[0m bell\\x07 and\\x0dreturn" in line
+        table(pilot).move_cursor(MARKUP_AB)
+        await pilot.pause()
+        text = detail_text(pilot)
+        assert "\x1b" not in text and "\\x1b[31mred" in text
+
+
+async def test_a_note_with_markup_is_literal(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("c", *"[@click=app.quit]q[/]", "ctrl+s")
+        assert screen.review.note(0) == "[@click=app.quit]q[/]"
+        assert "[@click=app.quit]q[/]" in detail_text(pilot)
+        assert app.is_running
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=[p.name for p in HOSTILE])
+async def test_hostile_files_open_and_browse_without_crashing(path: Path, tmp_path: Path) -> None:
+    copy = tmp_path / path.name
+    copy.write_bytes(path.read_bytes())
+    app = create_app(copy)
+    async with app.run_test(size=(100, 30)) as pilot:
+        if EXPECT[path.name] == "file-error":
+            await pilot.pause(0.3)
+            assert "Cannot open the run file" in screen_text(pilot) or app.review_screen.review is None
+        else:
+            await loaded(pilot)
+        for key in ("end", "home", "pagedown", "L", "i", "a"):
+            await pilot.press(key)
+        text = screen_text(pilot)
+        assert "\x1b" not in text and "\x07" not in text
+        assert app.is_running
+
