@@ -38,7 +38,10 @@ class RagdiagApp(App[int]):
         return next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if isinstance(screen, ReviewScreen) and command.title == "Keys":
+                continue  # the screen's own "Keys" lists every binding, views included
+            yield command
         if isinstance(screen, ReviewScreen):
             for title, help_text, callback in screen.commands():
                 yield SystemCommand(title, help_text, callback)

@@ -24,12 +24,27 @@ _encoder = msgspec.json.Encoder()
 FLUSH_AT = 1 << 20  # bytes buffered between writes
 
 
+# Valid JSON, but str.splitlines() and older JavaScript end a line at U+0085, U+2028
+# and U+2029: written as \u escapes, as the export writes them. In UTF-8 these byte
+# sequences can only be those characters.
+_LINE_BREAKS = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
+
+
 def _append_line(buffer: bytearray, obj: dict[str, Any]) -> None:
+    start = len(buffer)
     try:
         _encoder.encode_into(obj, buffer, -1)
     except (msgspec.EncodeError, UnicodeEncodeError):  # lone surrogates from \ud800 escapes
+        del buffer[start:]  # msgspec may have written part of the line before failing
         buffer += json.dumps(obj).encode("ascii")
     buffer += b"\n"
+
+
+def _flush(out: BinaryIO, buffer: bytearray) -> None:
+    for raw, escaped in _LINE_BREAKS:
+        if raw in buffer:
+            buffer = buffer.replace(raw, escaped)
+    out.write(buffer)
 
 
 def _error_line(record: LoadError) -> dict[str, Any]:
@@ -108,9 +123,9 @@ def _write(path: str, out: BinaryIO, field_map: FieldMap | None) -> Stats:
             stats.invalid += 1
             _append_line(buffer, _error_line(record))
         if len(buffer) > FLUSH_AT:
-            out.write(buffer)
+            _flush(out, buffer)
             buffer.clear()
-    out.write(buffer)
+    _flush(out, buffer)
     stats.runs = sum(stages.values())
     return stats
 

@@ -210,11 +210,17 @@ def _err(message: str) -> None:
     print(f"ragdiag-tui: {visible(message)}", file=sys.stderr)
 
 
-def _dumps(obj: Any) -> str:
+def _dumps(obj: Any, **options: Any) -> str:
+    """JSON for stdout: readable text, or ASCII escapes where a lone surrogate cannot be printed."""
+    text = json.dumps(obj, ensure_ascii=False, **options)
     try:
-        return json.dumps(obj, ensure_ascii=False)
-    except UnicodeEncodeError:  # pragma: no cover - only via lone surrogates
-        return json.dumps(obj)
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a legal \ud800 escape in a run: print() would raise
+        return json.dumps(obj, **options)
+    if sys.stdout.isatty() and not text.isprintable():
+        # JSON leaves C1 controls and bidi overrides as they are; a terminal obeys them.
+        return json.dumps(obj, **options)
+    return text
 
 
 def run_diagnose(args: argparse.Namespace) -> int:
@@ -248,9 +254,7 @@ def run_check(args: argparse.Namespace) -> int:
     if failures:
         _err(f"{failures} of {len(checked)} cases disagree with the rule")
         return EXIT_INVALID
-    print(
-        json.dumps({"checked": len(checked), "caseIds": checked}, ensure_ascii=False, separators=(",", ":"))
-    )
+    print(_dumps({"checked": len(checked), "caseIds": checked}, separators=(",", ":")))
     return EXIT_OK
 
 

@@ -166,7 +166,8 @@ def _own_fields(original: dict[str, Any], run_id: str, label_key: str | None) ->
 
 def _original(store: RunStore, row: int) -> dict[str, Any]:
     # Not store.raw(): the stdlib would turn 1e400 into Infinity and reject huge integers.
-    return _decode(store.raw_text(row).decode("utf-8"))
+    # surrogatepass: a case file's run is kept with its lone surrogates as such bytes.
+    return _decode(store.raw_text(row).decode("utf-8", "surrogatepass"))
 
 
 def _label_key(store: RunStore) -> str | None:

@@ -71,8 +71,12 @@ class Entry:
             "at": self.at,
             "digest": self.digest,
         }
-        text = json.dumps(data, ensure_ascii=False) + "\n"
-        return text.encode("utf-8", "surrogatepass")
+        try:
+            return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate (a legal \ud800 escape in a run id or note) has no UTF-8
+            # form; written raw the line could never be read back. \u escapes can.
+            return (json.dumps(data) + "\n").encode("ascii")
 
 
 def _parse_entry(text: str, line: int) -> Entry:
@@ -102,6 +106,8 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self._fd: int | None = None
+        self._clean = True  # False after a failed write, which may have left half a line
+        self._mended_at: int | None = None  # where `open` ended a torn last line with "\n"
         self.shared = False  # another process holds the journal too
 
     def read(self) -> tuple[list[Entry], list[str]]:
@@ -117,13 +123,16 @@ class Journal:
         warnings: list[str] = []
         lines = data.split(b"\n")
         torn = lines[-1].strip() != b""  # the last write did not finish its line
+        end = -1
         for number, raw in enumerate(lines, start=1):
+            end += len(raw) + 1  # where the line's newline is (or would be)
             if not raw.strip():
                 continue
             try:
                 entries.append(_parse_entry(raw.decode("utf-8"), number))
             except (ValueError, RecursionError) as exc:
-                last = torn and number == len(lines)
+                # torn: still unfinished, or finished by `open` with the newline at `_mended_at`
+                last = (torn and number == len(lines)) or end == self._mended_at
                 why = "torn by an interrupted write" if last else str(exc)
                 warnings.append(f"{self.path}, line {number}: skipped ({why})")
         return entries, warnings
@@ -141,7 +150,10 @@ class Journal:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 self.shared = True
-        self._ensure_line_start()
+        try:
+            self._ensure_line_start()
+        except OSError as exc:  # a full disk: the newline after a torn line cannot be written
+            raise JournalError(f"{self.path}: cannot write the journal ({exc.strerror or exc})") from None
 
     def append(self, entry: Entry) -> None:
         """Write one entry and make it durable before returning."""
@@ -149,9 +161,13 @@ class Journal:
         try:
             self.open()
             assert self._fd is not None
+            if not self._clean:  # a failed write may have left half a line: end it first
+                self._ensure_line_start()
+            self._clean = False
             written = os.write(self._fd, data)
             if written != len(data):
                 raise OSError(28, "short write (disk full?)")
+            self._clean = True
             os.fsync(self._fd)
         except OSError as exc:
             raise JournalError(f"{self.path}: label not saved ({exc.strerror or exc})") from None
@@ -167,6 +183,7 @@ class Journal:
             torn = handle.read(1) != b"\n"
         if torn:
             os.write(self._fd, b"\n")
+            self._mended_at = size
 
     def close(self) -> None:
         if self._fd is not None:

@@ -47,7 +47,7 @@ NO_EXPECTED: Any = object()
 INVALID_JSON = "invalid-json"
 INVALID_RUN = "invalid-run"
 
-PROGRESS_EVERY = 8192  # lines between progress reports
+CHUNK_SIZE = 1 << 20  # bytes read at a time; progress is reported per chunk
 
 
 class FileError(Exception):
@@ -126,6 +126,7 @@ def _reject_constant(name: str) -> Any:
 
 
 _json = json.JSONDecoder(parse_constant=_reject_constant)
+_JSON_WHITESPACE = b" \t\r\n"  # not \v or \f: a line of those is not blank to JSON
 
 
 def _any_int(text: str) -> int | float:
@@ -163,7 +164,7 @@ _NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
 
 def _too_deep(raw: bytes) -> bool:
     """Whether the JSON text nests deeper than MAX_DEPTH (scanned only when it might)."""
-    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+    if len(raw) <= MAX_DEPTH or raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
         return False
     brackets = _NOT_BRACKET.sub(b"", _JSON_STRING.sub(b"", raw))
     depth = 0
@@ -194,6 +195,8 @@ class _Builder:
     ) -> Record:
         if _too_deep(raw):
             return LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
+        if raw.endswith(b"\r"):  # a CRLF line end; the text kept is the run's own
+            raw = raw[:-1]
         run_id = case_id if isinstance(case_id, str) else fields.id
         if run_id is None:
             run_id = str(self.position)
@@ -236,7 +239,7 @@ class _Builder:
         expected = case.get("expected", NO_EXPECTED) if case is not None else NO_EXPECTED
         return self.build(line, fields, raw, case_id, expected)
 
-    def from_line(self, line: int, raw: bytes) -> Record:
+    def from_line(self, line: int, raw: bytes) -> Record | None:
         """A JSON Lines record: the fast path first, the careful path on any doubt."""
         try:
             fields = _fast_decode(raw)
@@ -251,7 +254,7 @@ class _Builder:
             exc = self.field_map.renamed(exc)
         return LoadError(line, INVALID_RUN, exc.reason, exc.field, run_id, getattr(exc, "mapped_to", None))
 
-    def _mapped_line(self, line: int, raw: bytes) -> Record:
+    def _mapped_line(self, line: int, raw: bytes) -> Record | None:
         """A JSON Lines record in other field names: decoded whole, then mapped.
 
         As in `from_line`, msgspec checks the mapped fields first; on any doubt the
@@ -280,7 +283,10 @@ class _Builder:
         kind = csv_runs.INVALID_CSV if row.broken else INVALID_RUN
         return LoadError(line, kind, row.reason, row.field, row.run_id, row.mapped_to)
 
-    def _careful_line(self, line: int, raw: bytes) -> Record:
+    def _careful_line(self, line: int, raw: bytes) -> Record | None:
+        """The stdlib and pydantic decide and word the error; None for a blank line."""
+        if not raw.strip(_JSON_WHITESPACE):
+            return None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -401,27 +407,35 @@ def _read_lines(
     total: int,
     field_map: FieldMap | None = None,
 ) -> Iterator[Record]:
-    builder = _Builder(field_map)
-    from_line = builder.read_line
-    done = 0
-    lines = head.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
+    """JSON Lines, read in chunks split at newlines: the hot loop of a big file.
+
+    A line keeps its trailing CR (JSON whitespace, harmless wherever the text is
+    parsed again); blank lines are recognised only after the fast decoder balks.
+    """
+    read_line = _Builder(field_map).read_line
     line = 0
-    for raw in lines:
-        line += 1
-        done += len(raw) + 1
-        raw = raw.rstrip(b"\r")
-        if raw.strip():
-            yield from_line(line, raw)
-    for raw in handle:
-        line += 1
-        done += len(raw)
-        if line % PROGRESS_EVERY == 0 and progress is not None:
+    done = len(head)
+    pending = head
+    while True:
+        chunk = handle.read(CHUNK_SIZE)
+        data = pending + chunk
+        if chunk:
+            cut = data.rfind(b"\n") + 1
+            pending = data[cut:]
+            lines = data[:cut].split(b"\n")
+            lines.pop()  # the empty piece after the last newline
+        else:
+            lines = data.split(b"\n")
+        for raw in lines:
+            line += 1
+            record = read_line(line, raw)
+            if record is not None:
+                yield record
+        if not chunk:
+            break
+        done += len(chunk)
+        if progress is not None:
             progress(done, total)
-        raw = raw.rstrip(b"\r\n")
-        if raw and not raw.isspace():
-            yield from_line(line, raw)
     if progress is not None:
         progress(total, total)
 
@@ -456,14 +470,21 @@ def _read_document(
         try:
             _, end = _json.raw_decode(text, index)
         except (ValueError, RecursionError) as exc:
-            yield LoadError(_line_at(text, index), INVALID_JSON, _parse_error(exc))
-            yield from _read_lines_of_text(text, builder)
+            if _second_line_is_object(text):  # JSON Lines whose first line is broken
+                yield LoadError(_line_at(text, index), INVALID_JSON, _parse_error(exc))
+                yield from _read_lines_of_text(text, builder)
+                return
+            end = None  # a broken pretty-printed document: read its runs up to the fault
+        try:
+            runs_at = _find_runs_array(text, index)
+        except (ValueError, RecursionError) as exc:
+            position = getattr(exc, "pos", index)
+            yield LoadError(_line_at(text, position), INVALID_JSON, _parse_error(exc))
             return
-        runs_at = _find_runs_array(text, index)
         if runs_at is None:
             raise FileError(f"{name}: a JSON object without a `runs` array is not a run file")
         yield from _read_array(text, runs_at, builder, in_object=True)
-        trailing = _skip_ws(text, end)
+        trailing = _skip_ws(text, end) if end is not None else len(text)
         if trailing < len(text):
             yield LoadError(
                 _line_at(text, trailing),
@@ -474,6 +495,16 @@ def _read_document(
         yield from _read_array(text, index, builder, in_object=False)
     if progress is not None:
         progress(total, total)
+
+
+def _second_line_is_object(text: str) -> bool:
+    lines = [line for line in text.split("\n", 20)[1:20] if line.strip()]
+    if not lines:
+        return False
+    try:
+        return isinstance(_json.decode(lines[0]), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _read_lines_of_text(text: str, builder: _Builder) -> Iterator[Record]:

@@ -2,8 +2,8 @@
 
 textual-serve runs a shell command for each browser page that connects; here that
 command is `ragdiag-tui review FILE ...` in this same Python, so a page is exactly
-the terminal app, journal and all. Two pages open at once are two reviewers on one
-journal, which the journal's append-only lines and lock already handle.
+the terminal app, journal and all. Two pages open at once are two app processes
+appending to one journal; the second page's app says so when it opens.
 """
 
 from __future__ import annotations

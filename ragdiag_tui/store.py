@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 from array import array
 from collections import Counter
@@ -35,6 +36,19 @@ L_NONE, L_TRUE, L_FALSE = 0, 1, 2
 
 
 _LABEL_CODE = {True: L_TRUE, False: L_FALSE}
+
+
+def _int_or_infinity(text: str) -> int | float:
+    # An integer of over 4,300 digits is valid JSON that Python refuses to convert
+    # (the default decoder raises, which would fail the run on screen and on relabel);
+    # 1e400 already reads as infinity, so this does the same.
+    try:
+        return int(text)
+    except ValueError:
+        return -math.inf if text.startswith("-") else math.inf
+
+
+_decode = json.JSONDecoder(parse_int=_int_or_infinity).decode
 
 
 def label_code(value: object) -> int:
@@ -166,9 +180,10 @@ class RunStore:
         """The run's original object, every field as in the file (empty for invalid rows).
 
         For a CSV file: the row, header name -> cell, with ID lists and labels parsed.
+        A number beyond Python's reach reads as infinity (export keeps its digits).
         """
         text = self.raw_text(row)
-        return json.loads(text) if text else {}
+        return _decode(text.decode("utf-8", "surrogatepass")) if text else {}
 
     def run_object(self, row: int) -> dict[str, Any]:
         """The run as the rule reads it: `raw(row)` with mapped fields under their own names."""

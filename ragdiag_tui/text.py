@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-# C0 and C1 controls, DEL, and the bidi embedding/override/isolate controls.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 controls, DEL, the bidi embedding/override/isolate controls, and lone
+# surrogates (legal `\ud800` JSON escapes, which no terminal encoding can write).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -32,9 +32,7 @@ class ExportDialog(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(
-        self, store: RunStore, review: Review, shown: Sequence[int], filtered: bool
-    ) -> None:
+    def __init__(self, store: RunStore, review: Review, shown: Sequence[int], filtered: bool) -> None:
         super().__init__(classes="dialog")
         self.store = store
         self.review = review
@@ -51,9 +49,7 @@ class ExportDialog(ModalScreen[str | None]):
             yield Static("Export runs", classes="dialog-title", markup=False)
             with Horizontal(classes="form-row"):
                 yield Label("File", classes="form-label")
-                yield Input(
-                    default_export_path(self.store.path, self.fmt), id="export-path", compact=True
-                )
+                yield Input(default_export_path(self.store.path, self.fmt), id="export-path", compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Format", classes="form-label")
                 with RadioSet(id="export-format", compact=True):

@@ -25,9 +25,7 @@ def key_table(rows: Sequence[tuple[str, str, str]]) -> Content:
                 lines.append(Content(""))
             lines.append(Content.assemble((row_section, ".help-screen--section")))
             section = row_section
-        lines.append(
-            Content.assemble((keys.rjust(KEY_WIDTH), ".help-screen--key"), "  ", description)
-        )
+        lines.append(Content.assemble((keys.rjust(KEY_WIDTH), ".help-screen--key"), "  ", description))
     return Content("\n").join(lines)
 
 

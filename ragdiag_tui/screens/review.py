@@ -11,58 +11,34 @@ from __future__ import annotations
 import os
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ..filtering import VIEW_BY_NAME, VIEWS, filter_rows, match_text, missing_doc_rows
-from ..journal import JournalError
+from ..filtering import VIEW_BY_NAME, filter_rows, match_text, missing_doc_rows
 from ..mapping import FieldMap
 from ..review import Review
-from ..store import S_INVALID, STAGE_CODE, RunStore
+from ..store import STAGE_CODE, RunStore
+from ..text import visible
 from ..widgets.filter_bar import FilterBar
 from ..widgets.run_detail import RunDetail
 from ..widgets.run_table import RunTable
 from ..widgets.stage_summary import StageSummary
+from .keys import SCREEN_BINDINGS, commands, key_help
+from .labelling import LabellingActions
 from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded, load_runs
 
-LABEL_BINDINGS: list[BindingType] = [
-    Binding("y", "label_correct", "Correct", tooltip="Label the run correct"),
-    Binding("n", "label_incorrect", "Incorrect", tooltip="Label the run incorrect"),
-    Binding("space", "toggle_label", "Toggle", tooltip="none → correct → incorrect → correct"),
-    Binding(
-        "backspace", "clear_label", "File label", show=False, tooltip="Remove your label: the file's is back"
-    ),
-    Binding("c", "edit_note", "Note", tooltip="Add or edit a note on the run"),
-    Binding("ctrl+z", "undo", "Undo", tooltip="Undo the last label or note change"),
-]
-OTHER_BINDINGS: list[BindingType] = [
-    Binding("slash", "focus_filter", "Filter", key_display="/"),
-    Binding("question_mark", "help", "Keys", key_display="?"),
-    Binding("s", "statistics", "Stats"),
-    Binding("e", "export", "Export"),
-    Binding("enter", "toggle_detail", "Detail", show=False, tooltip="Show the detail pane full size, or back"),
-    Binding(
-        "escape", "clear_filters", "Clear filter", show=False, tooltip="Clear the filter, back to the table"
-    ),
-    Binding("q", "app.quit", "Quit"),
-]
-VIEW_BINDINGS: list[BindingType] = [
-    Binding(view.key, f"show_view('{view.name}')", view.title, show=False) for view in VIEWS
-]
 
-
-class ReviewScreen(Screen[None]):
+class ReviewScreen(LabellingActions, Screen[None]):
     """Browse, filter and label the runs of one file."""
 
-    BINDINGS: ClassVar[list[BindingType]] = LABEL_BINDINGS + OTHER_BINDINGS + VIEW_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = SCREEN_BINDINGS
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
         (0, "-narrow"),
         (140, "-wide"),
@@ -145,14 +121,14 @@ class ReviewScreen(Screen[None]):
         self._show_summary()
         self.log.info(f"loaded {len(self.store)} rows in {event.seconds:.2f} s")
         for problem in event.problems:
-            self.notify(problem, title="Review journal", severity="error", timeout=20)
+            self.tell(problem, title="Review journal", severity="error", timeout=20)
         if review.restored:
             runs = "run" if review.restored == 1 else "runs"
-            self.notify(f"Restored {review.restored} reviewed {runs} from the journal.", title="Welcome back")
+            self.tell(f"Restored {review.restored} reviewed {runs} from the journal.", title="Welcome back")
         if review.orphans:
             ids = ", ".join(repr(entry.run) for entry in review.orphans[:5])
             more = f" and {len(review.orphans) - 5} more" if len(review.orphans) > 5 else ""
-            self.notify(
+            self.tell(
                 f"{len(review.orphans)} journal entries name runs not in this file "
                 f"(kept in the journal, not applied): {ids}{more}.",
                 title="Review journal",
@@ -160,20 +136,24 @@ class ReviewScreen(Screen[None]):
                 timeout=20,
             )
         if review.changed:
-            self.notify(
+            self.tell(
                 f"{len(review.changed)} reviewed runs changed in the file since their review.",
                 title="Review journal",
                 severity="warning",
                 timeout=20,
             )
         for warning in review.warnings:
-            self.notify(warning, title="Review journal", severity="warning", timeout=20)
+            self.tell(warning, title="Review journal", severity="warning", timeout=20)
 
     def on_load_failed(self, event: LoadFailed) -> None:
         self.query_one("#load-status").display = False
         self.table.empty_message = event.reason
         self.table.show_rows(self.store, None, range(0))
-        self.notify(event.reason, title="Cannot open the run file", severity="error", timeout=30)
+        self.tell(event.reason, title="Cannot open the run file", severity="error", timeout=30)
+
+    def tell(self, message: str, **options: Any) -> None:
+        """Notify, literally: messages carry paths and run ids, never markup."""
+        self.notify(visible(message), markup=False, **options)
 
     # -- showing state ----------------------------------------------------------
 
@@ -303,15 +283,15 @@ class ReviewScreen(Screen[None]):
     def action_toggle_detail(self) -> None:
         if self.maximized is not None:
             self.minimize()
-            self.table.focus()
         else:
             self.detail.focus()
-            self.maximize(self.detail)
+            self.maximize(self.detail, container=False)
+
+    def watch_maximized(self, maximized: object) -> None:
+        if maximized is None and self.is_mounted:
+            self.table.focus()  # back from the full-size detail (enter or escape)
 
     def action_clear_filters(self) -> None:
-        if self.maximized is not None:
-            self.action_toggle_detail()
-            return
         if self.search or self.missing_doc is not None:
             self.set_filter(self.view, "", None)
         self.table.focus()
@@ -320,110 +300,13 @@ class ReviewScreen(Screen[None]):
         self.view = name
         self.table.focus()
 
-    # -- labelling -------------------------------------------------------------------
-
-    def _editable_row(self) -> int | None:
-        """The run under the cursor if it can be changed now, else None (and say why)."""
-        row = self.table.cursor_row
-        if self.review is None:
-            self.notify("Still loading the runs; labels can be set in a moment.")
-            return None
-        if row is None:
-            return None
-        if self.store.stage[row] == S_INVALID:
-            self.notify(
-                f"Line {self.store.lines[row]} is not a valid run, so it cannot be labelled.",
-                severity="warning",
-            )
-            return None
-        return row
-
-    def change_run(self, change: Callable[[Review, int], None]) -> None:
-        """Apply one change to the run under the cursor, then show it everywhere."""
-        row = self._editable_row()
-        if row is None or self.review is None:
-            return
-        try:
-            change(self.review, row)
-        except JournalError as exc:
-            self._not_saved(exc)
-        self._run_changed(row)
-
-    def _not_saved(self, exc: JournalError) -> None:
-        self.notify(
-            f"{exc}. The change is kept on screen and marked ! (not saved).",
-            title="NOT SAVED",
-            severity="error",
-            timeout=30,
-        )
-
-    def _run_changed(self, row: int) -> None:
-        self._sticky = row
-        self.table.refresh_run(row)
-        self._show_detail()
-        self._show_summary()
-
-    def action_label_correct(self) -> None:
-        self.change_run(lambda review, row: review.set_label(row, True))
-
-    def action_label_incorrect(self) -> None:
-        self.change_run(lambda review, row: review.set_label(row, False))
-
-    def action_toggle_label(self) -> None:
-        self.change_run(Review.toggle_label)
-
-    def action_clear_label(self) -> None:
-        self.change_run(Review.clear_label)
-
-    def action_edit_note(self) -> None:
-        from .note import NoteDialog
-
-        row = self._editable_row()
-        if row is None or self.review is None:
-            return
-        note = self.review.note(row)
-
-        def save(text: str | None) -> None:
-            if text is not None and text != note and self.table.cursor_row == row:
-                self.change_run(lambda review, row: review.set_note(row, text))
-
-        self.app.push_screen(NoteDialog(self.store.ids[row], note), save)
-
-    def action_undo(self) -> None:
-        review = self.review
-        if review is None:
-            return
-        # The row is read first: undo raises JournalError after changing memory.
-        history = review._history  # noqa: SLF001 - see the report: undo() should say
-        if not history:
-            self.notify("Nothing to undo.")
-            return
-        row = history[-1][0]
-        try:
-            review.undo()
-        except JournalError as exc:
-            self._not_saved(exc)
-        self._bring_into_view(row)
-        self._run_changed(row)
-
-    def _bring_into_view(self, row: int) -> None:
-        """Put the cursor on `row`, adding it to the index if the filter hides it."""
-        self._release_sticky(row)
-        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
-        at = bisect_left(rows, row)
-        if at == len(rows) or rows[at] != row:
-            rows.insert(at, row)
-        self.rows = rows
-        self.table.show_rows(self.store, self.review, rows, at)
-        self._show_filter_state()
-
     # -- other screens --------------------------------------------------------------
 
     def action_statistics(self) -> None:
         from .statistics import StatisticsScreen
 
         if self.review is None:
-            self.notify("Still loading the runs.")
+            self.tell("Still loading the runs.")
             return
 
         def chosen(document: str | None) -> None:
@@ -437,11 +320,12 @@ class ReviewScreen(Screen[None]):
         from .export import ExportDialog
 
         if self.review is None:
-            self.notify("Still loading the runs.")
+            self.tell("Still loading the runs.")
             return
+
         def finished(message: str | None) -> None:
             if message:
-                self.notify(message, title="Export")
+                self.tell(message, title="Export")
 
         self.app.push_screen(
             ExportDialog(self.store, self.review, self.rows, not self._filter_is_plain()),
@@ -454,35 +338,9 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(HelpScreen(list(self.key_help())))
 
     def key_help(self) -> Iterator[tuple[str, str, str]]:
-        """(section, key, what it does) for every binding the reviewer can use."""
-        sections = (
-            ("Label", LABEL_BINDINGS),
-            ("Move", RunTable.BINDINGS),
-            ("Views", VIEW_BINDINGS),
-            ("Filter and more", OTHER_BINDINGS),
-        )
-        for section, bindings in sections:
-            for binding in bindings:
-                assert isinstance(binding, Binding)
-                keys = ", ".join(
-                    binding.key_display or self.app.get_key_display(binding.with_key(key))
-                    for key in binding.key.split(",")
-                )
-                yield section, keys, binding.tooltip or binding.description
-        yield "Filter and more", "tab", "Move focus between the table, detail and filter"
-        yield "Filter and more", self.app.get_key_display(Binding("ctrl+p", "")), "Command palette"
+        """(section, keys, what they do) for every binding of this screen."""
+        return key_help(self.app)
 
     def commands(self) -> Iterator[tuple[str, str, Callable[[], object]]]:
-        """Every action of this screen for the command palette: (title, help, callback)."""
-        for bindings in (LABEL_BINDINGS, VIEW_BINDINGS, OTHER_BINDINGS):
-            for binding in bindings:
-                assert isinstance(binding, Binding)
-                if binding.action.startswith("app."):
-                    continue  # the app offers those itself
-                title = binding.description
-                if bindings is VIEW_BINDINGS:
-                    title = f"View: {title}"
-                help_text = binding.tooltip or binding.description
-                yield title, f"{help_text} ({binding.key_display or binding.key})", partial(
-                    self.run_action, binding.action
-                )
+        """Every action of this screen, for the command palette."""
+        return commands(self)

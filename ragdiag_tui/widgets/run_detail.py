@@ -16,7 +16,8 @@ from textual.style import Style
 from textual.widgets import Static
 
 from ..explain import ABSENT, describe_label, invalid_reason, reason
-from ..store import S_INVALID, S_RETRIEVAL
+from ..rule import LABEL_ERROR, UNRESOLVED
+from ..store import S_INVALID, S_RETRIEVAL, STAGES
 from ..text import visible
 from .stages import STAGE_CLASSES, STAGE_TITLES, label_word
 
@@ -57,6 +58,44 @@ def field_block(name: str, value: str, inline: int = 60) -> Content:
     return Content.assemble((visible(name), _c("key")), "\n", value, "\n\n")
 
 
+Marking = tuple[str, str, str, str]
+"""(mark, word, id style, word style); the mark takes the word's class."""
+
+
+def id_column(
+    title: str,
+    ids: list[str] | None,
+    other: set[str],
+    found: Marking,
+    not_found: Marking,
+    empty: str,
+) -> Content:
+    """A titled list of IDs, each marked by whether the other list has it."""
+    lines = [Content.assemble((title, _c("heading")))]
+    if not ids:
+        lines.append(Content.assemble((f"  {empty}", _c("muted"))))
+    for doc in ids or ():
+        mark, word, id_style, word_style = found if doc in other else not_found
+        lines.append(
+            Content.assemble(
+                (mark, _c(word)),
+                (visible(doc), _c(id_style) if id_style else ""),
+                (f"  {word}", _c(word_style)),
+            )
+        )
+    return Content("\n").join(lines)
+
+
+def file_diagnosis(store: RunStore, row: int) -> dict[str, Any]:
+    """The diagnosis with the file's own label, while the review is still loading."""
+    stage = STAGES[store.stage[row]]
+    if stage == LABEL_ERROR:
+        return {"error": stage}
+    if stage == UNRESOLVED:
+        return {"stage": stage}
+    return {"stage": stage, "missing": list(store.missing.get(row, ()))}
+
+
 def when(at: str) -> str:
     """'2025-01-02T03:04:05.678Z' as '2025-01-02 03:04 UTC'."""
     return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
@@ -64,6 +103,8 @@ def when(at: str) -> str:
 
 class RunDetail(VerticalScroll, can_focus=True):
     """The detail pane of one run."""
+
+    ALLOW_MAXIMIZE = True  # enter shows it full screen, for long answers on a small terminal
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "run-detail--key",
@@ -175,54 +216,39 @@ class RunDetail(VerticalScroll, can_focus=True):
         label = label if isinstance(label, bool) else None
         code = store.stage[row]
         lucky = code == S_RETRIEVAL and label is True
-        chip = (" LUCKY ANSWER ", _c("lucky")) if lucky else ("", "")
-        self._set("run-heading", self._heading(store, row, ("  ", ""), chip))
-        if review is not None:
-            diagnosis = review.diagnosis(row)
-        else:
-            diagnosis = {"stage": STAGE_TITLES[code], "missing": list(store.missing.get(row, ()))}
+        extra = (("  ", ""), (" LUCKY ANSWER ", _c("lucky"))) if lucky else ()
+        self._set("run-heading", self._heading(store, row, *extra))
+        diagnosis = review.diagnosis(row) if review is not None else file_diagnosis(store, row)
         self._set("run-reason", reason(diagnosis, label, raw.get("correct", ABSENT)))
         self._show_ids(raw.get("required"), raw.get("context"))
         self._set("run-labels", self._labels(raw, review, row))
         self._set("run-fields", self._fields(raw))
 
     def _show_ids(self, required: list[str] | None, context: list[str] | None) -> None:
+        """Required and supplied IDs side by side, each marked against the other list."""
         self.query_one("#run-ids").display = True
-        supplied = set(context or ())
-        wanted = set(required or ())
-        lines = [Content.assemble((f"Required ({len(required or ())})", _c("heading")))]
-        if not required:
-            lines.append(Content.assemble(("  none declared", _c("muted"))))
-        for doc in required or ():
-            if doc in supplied:
-                lines.append(
-                    Content.assemble(("✓ ", _c("present")), visible(doc), ("  present", _c("muted")))
-                )
-            else:
-                lines.append(
-                    Content.assemble(
-                        ("✗ ", _c("missing")),
-                        (visible(doc), _c("missing")),
-                        ("  missing", _c("missing")),
-                    )
-                )
-        self._set("run-required", Content("\n").join(lines))
-        count = "absent" if context is None else str(len(context))
-        lines = [Content.assemble((f"Supplied ({count})", _c("heading")))]
-        if not context:
-            lines.append(Content.assemble(("  nothing supplied", _c("muted"))))
-        for doc in context or ():
-            if doc in wanted:
-                lines.append(
-                    Content.assemble(("✓ ", _c("matching")), visible(doc), ("  matching", _c("muted")))
-                )
-            else:
-                lines.append(
-                    Content.assemble(
-                        ("+ ", _c("extra")), (visible(doc), _c("extra")), ("  extra", _c("muted"))
-                    )
-                )
-        self._set("run-supplied", Content("\n").join(lines))
+        self._set(
+            "run-required",
+            id_column(
+                f"Required ({len(required or ())})",
+                required,
+                set(context or ()),
+                found=("✓ ", "present", "", "muted"),
+                not_found=("✗ ", "missing", "missing", "missing"),
+                empty="none declared",
+            ),
+        )
+        self._set(
+            "run-supplied",
+            id_column(
+                f"Supplied ({'absent' if context is None else len(context)})",
+                context,
+                set(required or ()),
+                found=("✓ ", "matching", "", "muted"),
+                not_found=("+ ", "extra", "extra", "muted"),
+                empty="nothing supplied",
+            ),
+        )
 
     def _labels(self, raw: dict[str, Any], review: Review | None, row: int) -> Content:
         raw_label = raw.get("correct", ABSENT)

@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.content import Content
 from textual.widgets import Static
 
 from ..store import S_INVALID
 from .stages import STAGE_CLASSES, STAGE_TITLES
 
+GAP = "  "
+
 
 class StageSummary(Static):
-    """One line of live counts (it wraps on a narrow terminal)."""
+    """Live counts on one line; on a narrow terminal, wrapped between items, never inside one."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "stage-summary--count",
@@ -24,6 +27,7 @@ class StageSummary(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
+        self._items: list[Content] = []
 
     def show_counts(
         self,
@@ -33,22 +37,47 @@ class StageSummary(Static):
         loading: bool = False,
     ) -> None:
         """Counts per stage code; lucky and reviewed are None until the review is ready."""
-        parts: list[str | tuple[str, str]] = []
-        for code, (title, name) in enumerate(zip(STAGE_TITLES, STAGE_CLASSES, strict=True)):
-            parts += [
+        items = [
+            Content.assemble(
                 ("● ", f".stage-summary--{name}"),
                 f"{title} ",
                 (f"{counts[code]:,}", ".stage-summary--count"),
-                "  ",
-            ]
-        parts += [("│ ", ".stage-summary--muted")]
-        parts += ["lucky ", (_number(lucky), ".stage-summary--lucky"), "  "]
+            )
+            for code, (title, name) in enumerate(zip(STAGE_TITLES, STAGE_CLASSES, strict=True))
+        ]
         runs = sum(counts) - counts[S_INVALID]
-        parts += [("│ ", ".stage-summary--muted"), "reviewed "]
-        parts += [(f"{_number(reviewed)}/{runs:,}", ".stage-summary--count")]
+        items.append(
+            Content.assemble(
+                ("│ ", ".stage-summary--muted"), "lucky ", (_number(lucky), ".stage-summary--lucky")
+            )
+        )
+        items.append(
+            Content.assemble(
+                ("│ ", ".stage-summary--muted"),
+                "reviewed ",
+                (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count"),
+            )
+        )
         if loading:
-            parts += [("  (loading…)", ".stage-summary--muted")]
-        self.update(Content.assemble(*parts))
+            items.append(Content.assemble(("(loading…)", ".stage-summary--muted")))
+        self._items = items
+        self._lay_out()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        width = self.content_region.width or 10_000
+        lines: list[list[Content]] = [[]]
+        used = 0
+        for item in self._items:
+            need = item.cell_length + (len(GAP) if lines[-1] else 0)
+            if lines[-1] and used + need > width:
+                lines.append([])
+                used, need = 0, item.cell_length
+            lines[-1].append(item)
+            used += need
+        self.update(Content("\n").join(Content(GAP).join(line) for line in lines))
 
 
 def _number(value: int | None) -> str:

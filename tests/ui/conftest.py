@@ -11,6 +11,7 @@ from ragdiag_tui.app import RagdiagApp, create_app
 
 from .helpers import DEMO, REVIEW_RUNS
 
+
 @pytest.fixture
 def runs_path(tmp_path: Path) -> Path:
     """A private copy of the UI test runs, so each test has its own journal."""

@@ -51,5 +51,5 @@ def detail_text(pilot: Pilot) -> str:
 
 def screen_text(pilot: Pilot) -> str:
     """Every character of the active screen now, as plain text lines."""
-    strips = pilot.app.screen._compositor.render_strips()  # noqa: SLF001 - no public API
+    strips = pilot.app.screen._compositor.render_strips()
     return "\n".join(strip.text for strip in strips)

@@ -33,7 +33,9 @@ async def wait_closed(pilot, kind):
     raise AssertionError(f"{kind.__name__} never closed")
 
 
-async def test_export_dialog_defaults_beside_the_run_file_and_writes_jsonl(app: RagdiagApp, runs_path) -> None:
+async def test_export_dialog_defaults_beside_the_run_file_and_writes_jsonl(
+    app: RagdiagApp, runs_path
+) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("n")  # pass-1 relabelled incorrect
@@ -43,7 +45,7 @@ async def test_export_dialog_defaults_beside_the_run_file_and_writes_jsonl(app: 
         assert path_input.value == str(runs_path.with_name("runs.reviewed.jsonl"))
         await pilot.click("#export")
         await wait_closed(pilot, ExportDialog)
-        assert any("Exported 9 runs" in n.message for n in app._notifications)  # noqa: SLF001
+        assert any("Exported 9 runs" in n.message for n in app._notifications)
     runs = [json.loads(line) for line in runs_path.with_name("runs.reviewed.jsonl").open()]
     assert len(runs) == 9  # the two invalid lines are not runs
     first = runs[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from ragdiag_tui.app import create_app
 from ragdiag_tui.journal import journal_path
@@ -13,7 +14,7 @@ from .helpers import GEN, LUCKY, PASS, SIZE, detail_text, loaded, screen_text, t
 
 
 def notifications(app) -> list[str]:
-    return [n.message for n in app._notifications]  # noqa: SLF001 - no public list
+    return [n.message for n in app._notifications]
 
 
 async def test_reopening_replays_the_journal_and_says_how_many_were_restored(runs_path) -> None:
@@ -22,7 +23,9 @@ async def test_reopening_replays_the_journal_and_says_how_many_were_restored(run
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("n", "down", "c", *"looks odd", "ctrl+s", "down", "y")
-    entries = [json.loads(line) for line in open(journal_path(runs_path), encoding="utf-8")]
+    entries = [
+        json.loads(line) for line in Path(journal_path(runs_path)).read_text(encoding="utf-8").splitlines()
+    ]
     assert [(e["run"], e["label"], e["reviewer"]) for e in entries] == [
         ("pass-1", False, "alice"),
         ("gen-2", None, "alice"),
@@ -44,15 +47,24 @@ async def test_reopening_replays_the_journal_and_says_how_many_were_restored(run
 
 
 async def test_journal_entries_for_runs_no_longer_in_the_file_are_reported(runs_path) -> None:
-    entry = {"v": 1, "run": "gone-run", "label": True, "note": "", "reviewer": "bob", "at": "2025-01-01T00:00:00Z"}
+    entry = {
+        "v": 1,
+        "run": "gone-run",
+        "label": True,
+        "note": "",
+        "reviewer": "bob",
+        "at": "2025-01-01T00:00:00Z",
+    }
     with open(journal_path(runs_path), "w", encoding="utf-8") as handle:
         handle.write(json.dumps(entry) + "\n")
     app = create_app(runs_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         assert [e.run for e in screen.review.orphans] == ["gone-run"]
-        assert any("'gone-run'" in message and "not in this file" in message for message in notifications(app))
-    assert "gone-run" in open(journal_path(runs_path), encoding="utf-8").read()  # kept, not dropped
+        assert any(
+            "'gone-run'" in message and "not in this file" in message for message in notifications(app)
+        )
+    assert "gone-run" in Path(journal_path(runs_path)).read_text(encoding="utf-8")  # kept, not dropped
 
 
 async def test_a_label_that_cannot_be_saved_is_shown_as_not_saved(runs_path) -> None:
@@ -104,3 +116,15 @@ async def test_cursor_starts_on_first_run_after_replay(runs_path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert table(pilot).cursor_row == PASS
+
+
+async def test_messages_about_run_ids_and_paths_are_literal(runs_path) -> None:
+    entry = {"v": 1, "run": "[@click=app.quit]gone[/]", "label": True, "note": "", "reviewer": "b", "at": ""}
+    Path(journal_path(runs_path)).write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    app = create_app(runs_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.pause(0.2)
+        assert any("'[@click=app.quit]gone[/]'" in message for message in notifications(app))
+        assert all(not n.markup for n in app._notifications)  # noqa: SLF001
+        assert app.is_running

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ragdiag_tui.app import RagdiagApp
 from ragdiag_tui.journal import journal_path
@@ -109,7 +110,9 @@ async def test_c_adds_and_edits_a_note(app: RagdiagApp, runs_path) -> None:
         assert screen.review.note(PASS) == "check D2 again"
         await pilot.press("c", *"ignored", "escape")
         assert screen.review.note(PASS) == "check D2 again"
-    entries = [json.loads(line) for line in open(journal_path(runs_path), encoding="utf-8")]
+    entries = [
+        json.loads(line) for line in Path(journal_path(runs_path)).read_text(encoding="utf-8").splitlines()
+    ]
     assert [e["note"] for e in entries] == ["check D2", "check D2 again"]
 
 

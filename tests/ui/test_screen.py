@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from textual.pilot import Pilot
-
 from ragdiag_tui.app import RagdiagApp
 from ragdiag_tui.widgets.run_table import RunTable
 
@@ -113,9 +111,7 @@ async def test_loading_shows_a_progress_bar_then_hides_it(runs_path, tmp_path) -
 
     big = tmp_path / "big.jsonl"
     line = runs_path.read_text().splitlines()[0]
-    big.write_text(
-        "".join(line.replace("pass-1", f"run-{i}") + "\n" for i in range(30_000))
-    )
+    big.write_text("".join(line.replace("pass-1", f"run-{i}") + "\n" for i in range(30_000)))
     app = create_app(big)
     async with app.run_test(size=SIZE) as pilot:
         status = app.screen.query_one("#load-status")
@@ -144,3 +140,32 @@ async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
         table_region = table(pilot).region
         detail_region = app.screen.query_one("#detail").region
         assert detail_region.x >= table_region.right  # side by side
+
+
+async def test_stage_cells_are_coloured_by_stage(app: RagdiagApp) -> None:
+    from ragdiag_tui.widgets.stages import STAGE_CLASSES, STAGE_TITLES
+
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        widget = table(pilot)
+        colours = {}
+        for row in range(1, len(screen.store)):  # row 0 is under the cursor
+            code = screen.store.stage[row]
+            strip = widget.render_line(1 + row)
+            cell = next(seg for seg in strip if seg.text.strip() == STAGE_TITLES[code])
+            expected = widget.get_component_rich_style(f"run-table--{STAGE_CLASSES[code]}")
+            assert cell.style.color == expected.color, STAGE_TITLES[code]
+            colours[code] = cell.style.color
+        assert len(set(colours.values())) >= 5  # six stages, retrieval and invalid share red
+
+
+async def test_enter_shows_the_detail_full_size_and_escape_returns(app: RagdiagApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("enter")
+        assert screen.maximized is screen.detail
+        await pilot.press("n")  # labelling still works on the run shown
+        assert screen.review.label(0) is False
+        await pilot.press("escape")
+        assert screen.maximized is None
+        assert isinstance(app.focused, RunTable)

@@ -28,7 +28,9 @@ def test_detail_of_a_lucky_answer(snap_compare, demo_path) -> None:
         table(pilot).move_cursor(LUCKY_DEMO_ROW)
         await pilot.pause()
 
-    assert snap_compare(create_app(demo_path, reviewer="snap"), terminal_size=SNAP_SIZE, run_before=on_lucky_answer)
+    assert snap_compare(
+        create_app(demo_path, reviewer="snap"), terminal_size=SNAP_SIZE, run_before=on_lucky_answer
+    )
 
 
 def test_statistics_screen(snap_compare, demo_path) -> None:
@@ -37,7 +39,9 @@ def test_statistics_screen(snap_compare, demo_path) -> None:
         await pilot.press("s")
         await pilot.pause()
 
-    assert snap_compare(create_app(demo_path, reviewer="snap"), terminal_size=SNAP_SIZE, run_before=on_statistics)
+    assert snap_compare(
+        create_app(demo_path, reviewer="snap"), terminal_size=SNAP_SIZE, run_before=on_statistics
+    )
 
 
 def test_main_screen_light_theme_at_80x24(snap_compare, runs_path) -> None:

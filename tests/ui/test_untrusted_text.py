@@ -10,12 +10,25 @@ import pytest
 
 from ragdiag_tui.app import RagdiagApp, create_app
 
-from .helpers import DATA, MARKUP_AB, MARKUP_CLICK, MARKUP_SLASH, SIZE, detail_text, loaded, screen_text, table, table_lines
+from .helpers import (
+    DATA,
+    MARKUP_AB,
+    MARKUP_CLICK,
+    MARKUP_SLASH,
+    SIZE,
+    detail_text,
+    loaded,
+    screen_text,
+    table,
+    table_lines,
+)
 
 MANIFEST = DATA / "hostile" / "MANIFEST.json"
 EXPECT = {
     name: entry.get("expect")
-    for name, entry in (json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.is_file() else {}).items()
+    for name, entry in (
+        json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.is_file() else {}
+    ).items()
     if isinstance(entry, dict) and "expect" in entry
 }
 HOSTILE = [DATA / "hostile" / name for name in sorted(EXPECT)]
@@ -88,4 +101,3 @@ async def test_hostile_files_open_and_browse_without_crashing(path: Path, tmp_pa
         text = screen_text(pilot)
         assert "\x1b" not in text and "\x07" not in text
         assert app.is_running
-

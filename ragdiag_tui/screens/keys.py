@@ -1,0 +1,86 @@
+"""The review screen's key bindings, and the two views of them: the help screen's
+table and the command palette's commands. One list, so all three always agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding, BindingType
+
+from ..filtering import VIEWS
+from ..widgets.run_table import RunTable
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
+LABEL_BINDINGS: list[BindingType] = [
+    Binding("y", "label_correct", "Correct", tooltip="Label the run correct"),
+    Binding("n", "label_incorrect", "Incorrect", tooltip="Label the run incorrect"),
+    Binding("space", "toggle_label", "Toggle", tooltip="none → correct → incorrect → correct"),
+    Binding(
+        "backspace", "clear_label", "File label", show=False, tooltip="Remove your label: the file's is back"
+    ),
+    Binding("c", "edit_note", "Note", tooltip="Add or edit a note on the run"),
+    Binding("ctrl+z", "undo", "Undo", tooltip="Undo the last label or note change"),
+]
+OTHER_BINDINGS: list[BindingType] = [
+    Binding("slash", "focus_filter", "Filter", key_display="/"),
+    Binding("question_mark", "help", "Keys", key_display="?"),
+    Binding("s", "statistics", "Stats"),
+    Binding("e", "export", "Export"),
+    Binding(
+        "enter", "toggle_detail", "Detail", show=False, tooltip="Show the detail pane full size, or back"
+    ),
+    Binding(
+        "escape", "clear_filters", "Clear filter", show=False, tooltip="Clear the filter, back to the table"
+    ),
+    Binding("q", "app.quit", "Quit"),
+]
+VIEW_BINDINGS: list[BindingType] = [
+    Binding(view.key, f"show_view('{view.name}')", view.title, show=False) for view in VIEWS
+]
+SCREEN_BINDINGS: list[BindingType] = LABEL_BINDINGS + OTHER_BINDINGS + VIEW_BINDINGS
+
+
+def _bindings(bindings: list[BindingType]) -> Iterator[Binding]:
+    for binding in bindings:
+        assert isinstance(binding, Binding)
+        yield binding
+
+
+def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
+    """(section, keys, what they do) for every binding the reviewer can use."""
+    sections = (
+        ("Label", LABEL_BINDINGS),
+        ("Move", RunTable.BINDINGS),
+        ("Views", VIEW_BINDINGS),
+        ("Filter and more", OTHER_BINDINGS),
+    )
+    for section, bindings in sections:
+        for binding in _bindings(bindings):
+            keys = ", ".join(
+                binding.key_display or app.get_key_display(binding.with_key(key))
+                for key in binding.key.split(",")
+            )
+            yield section, keys, binding.tooltip or binding.description
+    yield "Filter and more", "tab", "Move focus between the table, detail and filter"
+    yield "Filter and more", app.get_key_display(Binding("ctrl+p", "")), "Command palette"
+
+
+def commands(screen: Screen[object]) -> Iterator[tuple[str, str, Callable[[], object]]]:
+    """Every action of the screen for the command palette: (title, help, callback)."""
+    for bindings, prefix in ((LABEL_BINDINGS, ""), (VIEW_BINDINGS, "View: "), (OTHER_BINDINGS, "")):
+        for binding in _bindings(bindings):
+            if binding.action.startswith("app."):
+                continue  # the app offers those itself
+            help_text = binding.tooltip or binding.description
+            key = binding.key_display or binding.key
+            yield (
+                f"{prefix}{binding.description}",
+                f"{help_text} ({key})",
+                partial(screen.run_action, binding.action),
+            )

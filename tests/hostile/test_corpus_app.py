@@ -1,0 +1,260 @@
+"""Every hostile case through the review app: open, scroll, show every run, filter.
+
+The app must survive every case (an exception anywhere fails `run_test`), draw nothing
+raw from the data (no control character, lone surrogate or bidi override reaches the
+terminal), show markup-looking text literally, and never run an action named in it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.content import Content
+
+from ragdiag_tui.app import create_app
+from ragdiag_tui.filtering import filter_rows
+from ragdiag_tui.review import Review
+from ragdiag_tui.screens.review import ReviewScreen
+from ragdiag_tui.screens.statistics import StatisticsScreen
+from ragdiag_tui.store import RunStore
+from ragdiag_tui.text import visible
+
+from .app_helpers import (
+    SIZE,
+    actions_on_screen,
+    detail_text,
+    record_notifications,
+    screen_lines,
+    screen_text,
+    settled,
+    shown_soon,
+)
+from .corpus import FILES, GENERATED, Case, is_safe_for_terminal, ten_thousand_ids
+
+FILE_ERROR_WORDS = {
+    "utf16le_bom.jsonl": "UTF-16",
+    "utf16be_bom.jsonl": "UTF-16",
+    "empty.jsonl": "empty",
+    "whitespace_only.jsonl": "empty",
+    "directory": "directory",
+    "missing_file": "no such file",
+    "no_read_permission": "permission denied",
+    "fifo": "not a regular file",
+}
+REFUSED = [name for name, spec in GENERATED.items() if spec["expect"] == "file-error"]
+
+
+def assert_refusal_shown(screen: ReviewScreen, notes: list[tuple[str, str]], word: str) -> None:
+    """The reason the file is refused is in the empty table and in an error notification."""
+    assert screen.review is None
+    assert word in screen.table.empty_message
+    assert any(word in message and severity == "error" for message, severity in notes), notes
+
+
+def _filter_word(screen: ReviewScreen) -> str:
+    """A few characters of the first run's id: a filter that matches something."""
+    store = screen.store
+    for row in range(len(store)):
+        if store.is_valid(row) and store.ids[row]:
+            return store.ids[row][:3]
+    return "D1"
+
+
+@pytest.mark.parametrize("case", FILES, indirect=True)
+async def test_app_shows_every_run_of_the_case_and_filters(case: Case) -> None:
+    app = create_app(case.path, reviewer="hostile")
+    notes = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        if case.expect == "file-error":
+            assert_refusal_shown(screen, notes, FILE_ERROR_WORDS[case.name])
+            assert app.is_running
+            return
+        store, review = screen.store, screen.review
+        assert review is not None
+        assert len(store) == case.runs + len(case.invalid_lines)
+        assert len(screen.rows) == len(store)
+        for index, row in enumerate(screen.rows):
+            screen.table.move_cursor(index)
+            # What the cursor's message does a moment later, done now to read it at once.
+            screen.detail.show_run(store, review, row)
+            shown = detail_text(screen)
+            if store.is_valid(row):
+                assert visible(store.ids[row]) in shown, f"line {store.lines[row]}"
+            else:
+                assert f"Line {store.lines[row]} is not a run the rule can evaluate" in shown
+            drawn = screen_text(app)
+            assert is_safe_for_terminal(drawn), f"raw text from line {store.lines[row]} reached the screen"
+            assert not actions_on_screen(app)
+        await pilot.press("end")
+        assert screen.table.cursor == len(screen.rows) - 1
+        await pilot.press("home")
+        assert screen.table.cursor == 0
+        word = _filter_word(screen)
+        screen.search = word  # what typing in the filter box sets
+        await pilot.pause(0)
+        assert list(screen.rows) == filter_rows(store, review, "all", word)
+        await pilot.press("r")
+        assert screen.view == "retrieval"
+        assert list(screen.rows) == filter_rows(store, review, "retrieval", word)
+        assert is_safe_for_terminal(screen_text(app))
+        assert app.export_screenshot()
+        assert app.is_running
+
+
+@pytest.mark.parametrize("case", REFUSED, indirect=True)
+async def test_app_says_why_a_refused_file_cannot_be_opened(case: Case) -> None:
+    app = create_app(case.path)
+    notes = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        assert_refusal_shown(screen, notes, FILE_ERROR_WORDS[case.name])
+        await shown_soon(pilot, "0 of 0 shown")
+        await pilot.press("down", "y", "e", "s")  # nothing to act on: nothing breaks
+        assert app.is_running
+        assert isinstance(app.screen, ReviewScreen)
+
+
+# -- markup shows literally and runs nothing ---------------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["markup_ids.jsonl"], indirect=True)
+async def test_markup_ids_show_literally_in_table_detail_and_statistics(case: Case) -> None:
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        store = screen.store
+        lines = screen_lines(app)
+        assert any("[@click=app.quit]x[/]" in line for line in lines)
+        assert any(line.split()[:2] == ["[/]", "pass"] for line in lines if line.strip())
+        for run_id in ("[link=file:///etc/passwd]x[/link]", "[/]", "[@click=app.bell]ring[/]", "a[b]c"):
+            row = store.ids.index(run_id)
+            screen.table.move_cursor(screen.rows.index(row))
+            await pilot.pause(0)
+            assert run_id in detail_text(screen)
+            assert run_id in screen_text(app)
+            assert not actions_on_screen(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, StatisticsScreen)
+        assert "[bold red]alarm[/bold red]" in screen_text(app)
+        assert not actions_on_screen(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReviewScreen)
+
+
+@pytest.mark.parametrize("case", ["markup_ids.jsonl"], indirect=True)
+async def test_clicking_an_action_id_runs_nothing(case: Case) -> None:
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        row = screen.store.ids.index("[@click=app.quit]x[/]")
+        screen.table.move_cursor(screen.rows.index(row))
+        await pilot.pause(0)
+        lines = screen_lines(app)
+        clicked = 0
+        for y, line in enumerate(lines):
+            x = line.find("[@click=app.quit]x[/]")
+            if x >= 0:
+                await pilot.click(offset=(x + len("[@click=app.quit]"), y))  # on the "x"
+                clicked += 1
+        assert clicked >= 2  # in the table and in the detail heading
+        assert app.is_running
+        assert isinstance(app.screen, ReviewScreen)
+
+
+@pytest.mark.parametrize("case", ["markup_ids.jsonl"], indirect=True)
+async def test_filter_typed_as_markup_matches_literally(case: Case) -> None:
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        await pilot.press("slash", *"[/]", "enter")
+        assert screen.search == "[/]"
+        expected = [row for row in range(len(screen.store)) if "[/]" in screen.store.search_text[row]]
+        assert list(screen.rows) == expected
+        assert "[/]" in screen_text(app)
+        assert app.is_running
+
+
+@pytest.mark.parametrize("case", ["lone_surrogates.jsonl"], indirect=True)
+async def test_lone_surrogates_can_be_labelled_and_come_back(case: Case) -> None:
+    """A run id with a lone surrogate: shown escaped, labelled, journaled, restored."""
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        row = screen.store.ids.index("lone-high-\ud800")
+        screen.table.move_cursor(screen.rows.index(row))
+        await pilot.press("n")
+        assert screen.review is not None
+        assert screen.review.reviewer_label(row) is False
+        assert row not in screen.review.unsaved
+        assert "lone-high-\\ud800" in screen_text(app)
+    store = RunStore.load(case.path)
+    from ragdiag_tui.journal import Journal, journal_path
+
+    review = Review(store, Journal(journal_path(case.path)))
+    assert review.warnings == []
+    assert review.reviewer_label(store.row_of["lone-high-\ud800"]) is False
+
+
+# -- the generated giants ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["huge_line_10mb.jsonl"], indirect=True)
+async def test_app_shows_a_10mb_line_and_labels_it(case: Case) -> None:
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        assert len(screen.store) == 3
+        await pilot.press("down")
+        assert screen.table.cursor_row == 1
+        shown = detail_text(screen)
+        assert "Q[/]xxxx" in shown  # the question starts literally...
+        assert len(shown) < 100_000  # ...and is cut for the screen
+        await pilot.press("y")
+        assert screen.review is not None and screen.review.reviewer_label(1) is True
+        await pilot.press("end", "slash", "Q", "enter")
+        assert list(screen.rows) == [1]
+        assert app.is_running
+
+
+TEN_K = "ten_thousand_required.jsonl"
+
+
+@pytest.mark.parametrize("case", [TEN_K], indirect=True)
+async def test_app_shows_a_run_with_10000_required_ids(case: Case) -> None:
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        line = next(line for line in screen_lines(app) if "ten-thousand" in line)
+        assert line.split()[1:5] == ["retrieval", "correct", "file", "5000"]
+        shown = detail_text(screen)
+        assert "LUCKY ANSWER" in shown
+        assert "Required (10000)" in shown
+        assert "Supplied (5000)" in shown
+        assert "✗ \U0001f600doc-9989  missing" in shown
+        assert app.is_running
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="UI bug: RunDetail._show_ids lists all 10,000 required and 5,000 supplied IDs as "
+    "one Static each; every redraw re-wraps ~15,000 lines (seconds per key press)",
+)
+@pytest.mark.parametrize("case", ["markup_ids.jsonl"], indirect=True)
+async def test_detail_of_a_run_with_10000_ids_draws_a_bounded_list(case: Case, tmp_path: Path) -> None:
+    required, context = ten_thousand_ids()
+    big = tmp_path / "ten.jsonl"
+    run = {"id": "ten", "required": required, "context": context, "correct": True}
+    big.write_text(json.dumps(run, ensure_ascii=False) + "\n", encoding="utf-8")
+    store = RunStore.load(big)
+    review = Review(store)
+    app = create_app(case.path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        screen.detail.show_run(store, review, 0)
+        for widget_id in ("#run-required", "#run-supplied"):
+            visual = screen.detail.query_one(widget_id).visual
+            assert isinstance(visual, Content)
+            assert len(visual.plain.splitlines()) <= 1_000, widget_id
