@@ -2,4 +2,6 @@
 
 from .cli import main
 
-raise SystemExit(main())
+# Guarded: a helper process started with "spawn" imports this module again.
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -72,7 +72,32 @@ def match_text(store: RunStore, rows: Iterable[int] | None, query: str) -> list[
     if rows is None:
         hits = map(operator.contains, haystack, repeat(needle))
         return list(compress(range(len(haystack)), hits))
-    return [row for row in rows if needle in haystack[row]]
+    rows = rows if isinstance(rows, (list, range)) else list(rows)
+    hits = map(operator.contains, map(haystack.__getitem__, rows), repeat(needle))
+    return list(compress(rows, hits))
+
+
+def row_matches(
+    store: RunStore, review: Review, row: int, view: str, query: str = "", missing_doc: str | None = None
+) -> bool:
+    """Whether one row passes a filter: `filter_rows` for a single row."""
+    if view in STAGE_CODE:
+        in_view = store.stage[row] == STAGE_CODE[view]
+    elif view == "lucky":
+        in_view = review.is_lucky(row)
+    elif view == "reviewed":
+        in_view = review.is_reviewed(row)
+    elif view == "unreviewed":
+        in_view = store.is_valid(row) and not review.is_reviewed(row)
+    elif view == "all":
+        in_view = True
+    else:
+        raise ValueError(f"unknown view: {view}")
+    if in_view and missing_doc is not None:
+        in_view = missing_doc in store.missing.get(row, ())
+    if in_view and query:
+        in_view = query.casefold() in store.search_text[row]
+    return in_view
 
 
 def missing_doc_rows(store: RunStore, rows: Iterable[int], document: str) -> list[int]:

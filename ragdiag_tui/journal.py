@@ -26,7 +26,12 @@ except ImportError:  # pragma: no cover - Windows
 
 
 class JournalError(Exception):
-    """A journal could not be written or opened. The message names the file."""
+    """A journal could not be written or opened. The message names the file.
+
+    `row` is set when a review change was kept in memory but not saved.
+    """
+
+    row: int | None = None
 
 
 def journal_path(run_path: str | os.PathLike[str]) -> str:

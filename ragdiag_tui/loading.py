@@ -181,6 +181,11 @@ class _Builder:
     def __init__(self, field_map: FieldMap | None = None) -> None:
         self.position = 0
         self.first_seen: dict[str, int] = {}
+        # A builder reading the later part of a file (see `parallel`) cannot know
+        # how many records come before it: it names unnamed runs provisionally,
+        # with a prefix no file id is expected to have, and notes their rows.
+        self.name_prefix = ""
+        self.unnamed: list[int] = []
         self.field_map = field_map or None
         # One JSON Lines record; only files in the rule's own names get the typed fast path.
         self.read_line = self.from_line if self.field_map is None else self._mapped_line
@@ -200,6 +205,9 @@ class _Builder:
         run_id = case_id if isinstance(case_id, str) else fields.id
         if run_id is None:
             run_id = str(self.position)
+            if self.name_prefix:
+                run_id = self.name_prefix + run_id
+                self.unnamed.append(self.position - 1)
         seen = self.first_seen
         size = len(seen)
         first = seen.setdefault(run_id, line)
@@ -349,27 +357,62 @@ def read_runs(
     path: str | os.PathLike[str],
     progress: Progress | None = None,
     field_map: FieldMap | None = None,
+    *,
+    builder: _Builder | None = None,
+    stop_at: int | None = None,
 ) -> Iterator[Record]:
     """Every record of the run file, in file order.
 
     `field_map` says where the run fields are when the file uses other names.
     Raises FileError (before yielding anything) when the file cannot be read at all.
+    For JSON Lines, `stop_at` ends the reading at that byte offset (a line start),
+    and `builder` may be passed in to see the ids it met (see `parallel`).
     """
     name = os.fspath(path)
     handle, total = _open_checked(name)
     with handle:
-        head = _first_line(handle, name)
-        first = head.lstrip()[:1]
-        if first not in (b"[", b"{"):
+        kind, head = _detect(handle, name, field_map)
+        if kind == "csv":
             delimiter = csv_runs.delimiter_for(name, head.decode("utf-8"), field_map)
-            if delimiter is not None:
-                yield from _read_csv(handle, head, name, delimiter, field_map, progress, total)
-                return
-        if first == b"[" or (first == b"{" and _is_single_document(head)):
+            yield from _read_csv(handle, head, name, delimiter, field_map, progress, total)
+        elif kind == "document":
             text = head + handle.read()
             yield from _read_document(text, name, progress, total, field_map)
-            return
-        yield from _read_lines(handle, head, progress, total, field_map)
+        else:
+            limit = None if stop_at is None else stop_at - handle.tell()
+            builder = builder or _Builder(field_map)
+            yield from _read_lines(handle, head, progress, total, builder, limit=limit)
+
+
+def json_lines_head(path: str | os.PathLike[str], field_map: FieldMap | None = None) -> int | None:
+    """Where the first line ends if the file is JSON Lines; None for any other format."""
+    name = os.fspath(path)
+    handle, _ = _open_checked(name)
+    with handle:
+        kind, _ = _detect(handle, name, field_map)
+        return handle.tell() if kind == "lines" else None
+
+
+def read_lines_range(
+    path: str | os.PathLike[str], start: int, end: int, builder: _Builder
+) -> Iterator[Record]:
+    """The records of a JSON Lines file between two line starts, numbered as in the file."""
+    with open(os.fspath(path), "rb") as handle:
+        line = 0
+        while handle.tell() < start:  # count the lines before, a chunk at a time
+            line += handle.read(min(CHUNK_SIZE, start - handle.tell())).count(b"\n")
+        yield from _read_lines(handle, b"", None, 0, builder, line=line, limit=end - start)
+
+
+def _detect(handle: Any, name: str, field_map: FieldMap | None) -> tuple[str, bytes]:
+    """The file's kind ("csv", "document" or "lines") and its first line(s) read."""
+    head = _first_line(handle, name)
+    first = head.lstrip()[:1]
+    if first not in (b"[", b"{") and csv_runs.delimiter_for(name, head.decode("utf-8"), field_map):
+        return "csv", head
+    if first == b"[" or (first == b"{" and _is_single_document(head)):
+        return "document", head
+    return "lines", head
 
 
 def _read_csv(
@@ -405,21 +448,25 @@ def _read_lines(
     head: bytes,
     progress: Progress | None,
     total: int,
-    field_map: FieldMap | None = None,
+    builder: _Builder,
+    line: int = 0,
+    limit: int | None = None,
 ) -> Iterator[Record]:
     """JSON Lines, read in chunks split at newlines: the hot loop of a big file.
 
-    A line keeps its trailing CR (JSON whitespace, harmless wherever the text is
-    parsed again); blank lines are recognised only after the fast decoder balks.
+    `line` is the number of lines before `head`; `limit` caps the bytes read after it.
+    Blank lines are recognised only after the fast decoder balks at them.
     """
-    read_line = _Builder(field_map).read_line
-    line = 0
+    read_line = builder.read_line
     done = len(head)
     pending = head
+    left = -1 if limit is None else limit
     while True:
-        chunk = handle.read(CHUNK_SIZE)
+        chunk = handle.read(CHUNK_SIZE if left < 0 else min(CHUNK_SIZE, left))
+        if left > 0:
+            left -= len(chunk)
         data = pending + chunk
-        if chunk:
+        if chunk and left != 0:
             cut = data.rfind(b"\n") + 1
             pending = data[cut:]
             lines = data[:cut].split(b"\n")
@@ -431,7 +478,7 @@ def _read_lines(
             record = read_line(line, raw)
             if record is not None:
                 yield record
-        if not chunk:
+        if not chunk or left == 0:
             break
         done += len(chunk)
         if progress is not None:

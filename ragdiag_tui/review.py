@@ -17,11 +17,8 @@ from .rule import diagnose_fields
 from .store import (
     L_FALSE,
     L_TRUE,
-    S_GENERATION,
     S_INVALID,
-    S_PASS,
     S_RETRIEVAL,
-    S_UNRESOLVED,
     STAGES,
     RunStore,
     label_value,
@@ -103,16 +100,7 @@ class Review:
 
     def diagnosis(self, row: int) -> dict[str, Any]:
         """The run's diagnosis with the label in force, exactly as the rule gives it."""
-        code = self.store.stage[row]
-        if code == S_INVALID:
-            raise ValueError(f"line {self.store.lines[row]} is not a valid run")
-        if code == S_RETRIEVAL:
-            return {"stage": STAGES[code], "missing": list(self.store.missing[row])}
-        if code in (S_GENERATION, S_PASS):
-            return {"stage": STAGES[code], "missing": []}
-        if code == S_UNRESOLVED:
-            return {"stage": STAGES[code]}
-        return {"error": STAGES[code]}
+        return self.store.diagnosis(row)
 
     # -- changing -----------------------------------------------------------
 
@@ -167,8 +155,9 @@ class Review:
         )
         try:
             self.journal.append(entry)
-        except JournalError:
+        except JournalError as exc:
             self.unsaved.add(row)
+            exc.row = row  # which run's change did not reach the disk (undo picks it)
             raise
         self.unsaved.discard(row)
 

@@ -18,7 +18,7 @@ import math
 import os
 from array import array
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
@@ -67,6 +67,15 @@ def stage_code(diagnosis: dict[str, Any]) -> int:
     return STAGE_CODE[diagnosis.get("stage") or diagnosis["error"]]
 
 
+ANNOUNCE_FIRST = 500  # rows before the first announcement: a first screenful
+ANNOUNCE_EVERY = 250_000  # rows between later ones
+
+
+def error_search_text(error: LoadError) -> str:
+    """What the text filter searches in an invalid line: its id, line number and reason."""
+    return f"{error.id or ''}\nline {error.line}\n{error.detail}".casefold()
+
+
 class RunStore:
     """All rows of one run file, in file order."""
 
@@ -103,32 +112,41 @@ class RunStore:
         store.extend(read_runs(path, progress, store.field_map))
         return store
 
-    def extend(self, records: Iterable[Record]) -> None:
+    def extend(self, records: Iterable[Record], announce: Callable[[int], bool] | None = None) -> bool:
+        """Add records as rows. `announce(rows)` is told of the first few hundred rows
+        and then of every ANNOUNCE_EVERY more; when it returns False, reading stops and
+        extend returns False."""
         # The cyclic collector rescans every container on each pass: with a million
         # rows arriving it makes loading several times slower, and none of these
         # objects form cycles.
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            self._extend(records)
+            complete = self._extend(records, announce)
         finally:
             if was_enabled:
                 gc.enable()
             gc.freeze()
         self._row_of = None
+        return complete
 
-    def _extend(self, records: Iterable[Record]) -> None:
+    def _extend(self, records: Iterable[Record], announce: Callable[[int], bool] | None) -> bool:
         # The hot loop of loading: locals only, one append per column.
         ids, lines, stage, file_label = self.ids, self.lines, self.stage, self.file_label
         n_required, n_context = self.n_required, self.n_context
         questions, search_text, missing_of = self.questions, self.search_text, self.missing
         blob, offsets = self._blob, self._offsets
         stage_code, label_code = STAGE_CODE, _LABEL_CODE
+        next_announce = len(ids) + ANNOUNCE_FIRST if announce is not None else -1
         for record in records:
+            row = len(ids)
+            if row == next_announce:
+                if not announce(row):  # type: ignore[misc]
+                    return False
+                next_announce += ANNOUNCE_EVERY
             if type(record) is not Run:
                 self._add_error(record)  # type: ignore[arg-type]
                 continue
-            row = len(ids)
             run_id = record.id
             ids.append(run_id)
             lines.append(record.line)
@@ -150,6 +168,7 @@ class RunStore:
                 self.expected[row] = record.expected
             blob += record.raw
             offsets.append(len(blob))
+        return True
 
     def _add_error(self, error: LoadError) -> None:
         self.ids.append(error.id or "")
@@ -159,7 +178,7 @@ class RunStore:
         self.n_required.append(0)
         self.n_context.append(0)
         self.questions.append("")
-        self.search_text.append(f"{error.id or ''}\nline {error.line}\n{error.detail}".casefold())
+        self.search_text.append(error_search_text(error))
         self.errors[len(self.ids) - 1] = error
         self._offsets.append(len(self._blob))
 
@@ -195,6 +214,20 @@ class RunStore:
         if self.field_map is None:
             return validate_run(self.raw(row))
         return validate_mapped(self.raw(row), self.field_map)
+
+    def diagnosis(self, row: int) -> dict[str, Any]:
+        """The run's diagnosis as it stands (the label in force once a review changed it),
+        built from its stage and missing IDs exactly as the rule gives it."""
+        code = self.stage[row]
+        if code == S_INVALID:
+            raise ValueError(f"line {self.lines[row]} is not a valid run")
+        if code == S_RETRIEVAL:
+            return {"stage": STAGES[code], "missing": list(self.missing[row])}
+        if code in (S_GENERATION, S_PASS):
+            return {"stage": STAGES[code], "missing": []}
+        if code == S_UNRESOLVED:
+            return {"stage": STAGES[code]}
+        return {"error": STAGES[code]}
 
     def is_valid(self, row: int) -> bool:
         return self.stage[row] != S_INVALID

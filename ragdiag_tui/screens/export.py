@@ -1,7 +1,8 @@
 """ExportDialog: where, in which format, and which runs to export.
 
 The export runs in a thread while the dialog stays open (so no label changes
-during the write); the dialog dismisses with a message saying what was written.
+during the write), showing its progress; the dialog dismisses with a message
+saying what was written.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.message import Message
+from textual.widgets import Button, Input, Label, ProgressBar, RadioButton, RadioSet, Static
 
 from ..export import default_export_path, export_runs
 from ..review import Review
@@ -25,6 +27,15 @@ from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"))
 SCOPES = ("all", "filter", "reviewed")
+
+
+class ExportProgressed(Message):
+    """`done` of `total` runs written (posted from the export thread)."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
 
 
 class ExportDialog(ModalScreen[str | None]):
@@ -66,6 +77,7 @@ class ExportDialog(ModalScreen[str | None]):
                     )
                     yield RadioButton(f"Reviewed only ({self.review.reviewed:,})", compact=True)
             yield Static("Invalid lines are never exported.", id="export-error", markup=False)
+            yield ProgressBar(id="export-progress", show_eta=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export", variant="primary", id="export")
                 yield Button("Cancel", id="cancel")
@@ -110,15 +122,24 @@ class ExportDialog(ModalScreen[str | None]):
 
     def _start(self, path: str) -> None:
         rows = {"all": None, "filter": self.shown, "reviewed": self.reviewed_rows()}[self.scope]
-        self.query_one("#export-error", Static).update("Writing…")
+        self.query_one("#export-error", Static).update(f"Writing {visible(os.path.basename(path))}…")
+        bar = self.query_one("#export-progress", ProgressBar)
+        bar.update(total=len(self.store) if rows is None else max(len(rows), 1), progress=0)
+        bar.display = True
         for button in self.query(Button):
             button.disabled = True
         self._write(path, self.fmt, rows)
 
+    def on_export_progressed(self, event: ExportProgressed) -> None:
+        self.query_one("#export-progress", ProgressBar).update(total=max(event.total, 1), progress=event.done)
+
     @work(thread=True, exclusive=True, group="export")
     def _write(self, path: str, fmt: str, rows: list[int] | None) -> None:
+        def progress(done: int, total: int) -> None:
+            self.post_message(ExportProgressed(done, total))  # thread-safe; the bar moves on the UI thread
+
         try:
-            count = export_runs(self.store, self.review, path, fmt, rows)
+            count = export_runs(self.store, self.review, path, fmt, rows, progress=progress)
         except (OSError, ValueError) as exc:
             self.app.call_from_thread(self._failed, str(exc))
             return
@@ -126,6 +147,7 @@ class ExportDialog(ModalScreen[str | None]):
         self.app.call_from_thread(self.dismiss, f"Exported {count:,} {runs} to {visible(path)}")
 
     def _failed(self, reason: str) -> None:
+        self.query_one("#export-progress").display = False
         for button in self.query(Button):
             button.disabled = False
         self._error(f"Not exported: {visible(reason)}")

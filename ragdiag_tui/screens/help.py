@@ -1,4 +1,4 @@
-"""HelpScreen: every key binding of the review screen, by section."""
+"""HelpScreen: every key binding of the review screen, by section, and what the table's marks mean."""
 
 from __future__ import annotations
 
@@ -12,7 +12,19 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..widgets.stages import LUCKY_MARK
+
 KEY_WIDTH = 11
+
+# (mark, its style class, what it means) for the marks of the run table.
+MARKS = (
+    (LUCKY_MARK, "lucky", "lucky answer: labelled correct, but required evidence is missing"),
+    ("✓", "reviewed", "reviewed: a reviewer set a label or a note"),
+    ("!", "unsaved", "changed, but not saved to the journal"),
+    ("✎", "reviewed", "has a note (c shows or edits it)"),
+    ("from", "key", "whose label is in force: the file's or a reviewer's"),
+    ("·", "key", "no required document is missing"),
+)
 
 
 def key_table(rows: Sequence[tuple[str, str, str]]) -> Content:
@@ -29,27 +41,57 @@ def key_table(rows: Sequence[tuple[str, str, str]]) -> Content:
     return Content("\n").join(lines)
 
 
+def marks_table() -> Content:
+    """The legend of the run table's marks, laid out like the key table."""
+    lines = [Content.assemble(("Marks in the run table", ".help-screen--section"))]
+    for mark, style, meaning in MARKS:
+        lines.append(Content.assemble((mark.rjust(KEY_WIDTH), f".help-screen--{style}"), "  ", meaning))
+    return Content("\n").join(lines)
+
+
 class HelpScreen(ModalScreen[None]):
     """The key bindings, shown over the review screen; any of escape, ? or q closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "Close", key_display="esc"),
     ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"help-screen--section", "help-screen--key"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "help-screen--section",
+        "help-screen--key",
+        "help-screen--lucky",
+        "help-screen--reviewed",
+        "help-screen--unsaved",
+    }
 
     def __init__(self, rows: Sequence[tuple[str, str, str]]) -> None:
         super().__init__(classes="dialog")
         self.rows = rows
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box", id="help-box"):
-            yield Static("Keys", classes="dialog-title", markup=False)
+        with Vertical(classes="dialog-box", id="help-box") as box:
+            box.border_title = "Keys and marks"
             with VerticalScroll(id="help-keys"):
-                yield Static(key_table(self.rows), markup=False)
-            yield Static("↑ ↓ scroll · escape closes", classes="dialog-hint", markup=False)
+                yield Static(Content("\n\n").join([key_table(self.rows), marks_table()]), markup=False)
 
     def on_mount(self) -> None:
-        self.query_one("#help-keys").focus()
+        keys = self.query_one("#help-keys", VerticalScroll)
+        keys.focus()
+        self.watch(keys, "scroll_y", self._show_hint, init=False)
+        self.call_after_refresh(self._show_hint)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_hint)
+
+    def _show_hint(self) -> None:
+        """Say in the frame whether there is more to scroll to, so no key goes unseen."""
+        keys = self.query_one("#help-keys", VerticalScroll)
+        if keys.max_scroll_y <= 0:
+            hint = "escape closes"
+        elif keys.scroll_y < keys.max_scroll_y:
+            hint = "↓ more below · ↑ ↓ pgup pgdn scroll · escape closes"
+        else:
+            hint = "↑ more above · escape closes"
+        self.query_one("#help-box").border_subtitle = hint
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -108,16 +108,14 @@ class LabellingActions:
         review = self.review
         if review is None:
             return
-        # The row is read first: undo raises JournalError after changing memory.
-        history = review._history
-        if not history:
+        try:
+            row = review.undo()
+        except JournalError as exc:  # undone in memory, but the journal did not take it
+            self._not_saved(exc)
+            row = exc.row
+        if row is None:
             self.tell("Nothing to undo.")
             return
-        row = history[-1][0]
-        try:
-            review.undo()
-        except JournalError as exc:
-            self._not_saved(exc)
         self._bring_into_view(row)
         self._run_changed(row)
 

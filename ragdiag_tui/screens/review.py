@@ -13,7 +13,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -21,7 +21,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ..filtering import VIEW_BY_NAME, filter_rows, match_text, missing_doc_rows
+from ..filtering import VIEW_BY_NAME, filter_rows, row_matches
 from ..mapping import FieldMap
 from ..review import Review
 from ..store import STAGE_CODE, RunStore
@@ -33,6 +33,8 @@ from ..widgets.stage_summary import StageSummary
 from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import LabellingActions
 from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded, load_runs
+
+FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
 
 
 class ReviewScreen(LabellingActions, Screen[None]):
@@ -75,6 +77,11 @@ class ReviewScreen(LabellingActions, Screen[None]):
             yield RunTable(id="runs")
             yield RunDetail(id="detail")
         yield Footer(compact=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 100 columns the footer's keys need the room of the palette hint (ctrl+p
+        # still works, and the help screen lists it).
+        self.query_one(Footer).show_command_palette = event.size.width >= FOOTER_PALETTE_WIDTH
 
     @property
     def table(self) -> RunTable:
@@ -231,24 +238,8 @@ class ReviewScreen(LabellingActions, Screen[None]):
 
     def _matches(self, row: int) -> bool:
         """Whether one row passes the current filter (for a run that changed)."""
-        review = self.review
-        assert review is not None
-        view = self.view
-        if view in STAGE_CODE:
-            in_view = self.store.stage[row] == STAGE_CODE[view]
-        elif view == "lucky":
-            in_view = review.is_lucky(row)
-        elif view == "reviewed":
-            in_view = review.is_reviewed(row)
-        elif view == "unreviewed":
-            in_view = self.store.is_valid(row) and not review.is_reviewed(row)
-        else:
-            in_view = True
-        if in_view and self.missing_doc is not None:
-            in_view = bool(missing_doc_rows(self.store, [row], self.missing_doc))
-        if in_view and self.search:
-            in_view = bool(match_text(self.store, [row], self.search))
-        return in_view
+        assert self.review is not None
+        return row_matches(self.store, self.review, row, self.view, self.search, self.missing_doc)
 
     def _release_sticky(self, row_now: int | None) -> None:
         """The cursor left a run that changed: drop it if it no longer matches."""

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 
 from textual.message import Message
 
+from .. import parallel
 from ..journal import Journal, JournalError, journal_path
-from ..loading import FileError, Record, read_runs
+from ..loading import FileError
 from ..review import Review
-from ..store import RunStore
+from ..store import ANNOUNCE_FIRST, RunStore
 
-FIRST_CHUNK = 500  # rows before the first screen is drawn
-CHUNK = 100_000  # rows between later updates of the table and summary
+FIRST_PAINT_PAUSE = 0.05  # seconds the loader yields once the first screenful is in
 
 
 class LoadProgressed(Message):
@@ -71,31 +71,29 @@ def load_runs(
     def progress(done: int, total: int) -> None:
         nonlocal last_report
         now = time.perf_counter()
-        if now - last_report > 0.05 or done >= total:
+        if now - last_report > 0.25 or done >= total:
             last_report = now
             post(LoadProgressed(done, total))
 
-    def announced(records: Iterable[Record]) -> Iterator[Record]:
-        # When the store asks for record n, it holds records 0..n-1 in full.
-        next_report = FIRST_CHUNK
-        for count, record in enumerate(records):
-            if count == next_report:
-                post(RowsArrived(count))
-                next_report += CHUNK
-                if cancelled():
-                    return
-            yield record
+    def announce(rows: int) -> bool:
+        post(RowsArrived(rows))
+        if rows == ANNOUNCE_FIRST:
+            # Hand the interpreter to the screen for a moment: it draws the first
+            # screenful now instead of waiting for the loading thread to pause.
+            time.sleep(FIRST_PAINT_PAUSE)
+        return not cancelled()
 
     try:
-        # One `extend` over the whole file: it pauses the garbage collector
-        # throughout, which matters several-fold at a million runs.
-        store.extend(announced(read_runs(store.path, progress, field_map=store.field_map)))
+        # A big JSON Lines file is read on two cores; anything else in one pass.
+        parallel.load(store, progress, announce)
         post(RowsArrived(len(store)))
     except FileError as exc:
         post(LoadFailed(str(exc)))
         return
     except OSError as exc:
         post(LoadFailed(f"{os.fspath(store.path)}: {exc.strerror or exc}"))
+        return
+    if cancelled():
         return
     review, problems = open_review(store, reviewer)
     post(RunsLoaded(review, problems, time.perf_counter() - started))

@@ -24,6 +24,7 @@ from ..stats import Stats
 from ..store import RunStore
 from ..text import visible
 from ..widgets.stage_bars import StageBars
+from ..widgets.stages import LUCKY_MARK
 
 TOP_DOCUMENTS = 100
 
@@ -32,6 +33,8 @@ class StatisticsScreen(Screen[str | None]):
     """Figures over the whole file, with the reviewer's labels in force."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # A priority binding, so the footer shows it although the list has enter too.
+        Binding("enter", "show_runs_missing", "Show runs missing it", priority=True),
         Binding("escape,s", "close", "Back to runs"),
         Binding("q", "close", "Back", show=False),
     ]
@@ -40,7 +43,10 @@ class StatisticsScreen(Screen[str | None]):
         super().__init__()
         self.store = store
         self.review = review
-        self.documents = Stats(missed=store.missed_documents()).top_missed(TOP_DOCUMENTS)
+        missed = store.missed_documents()
+        self.missed_count = len(missed)
+        """How many documents some run misses; `documents` holds the top ones."""
+        self.documents = Stats(missed=missed).top_missed(TOP_DOCUMENTS)
 
     def compose(self) -> ComposeResult:
         review, store = self.review, self.store
@@ -58,6 +64,7 @@ class StatisticsScreen(Screen[str | None]):
             yield StageBars(review.counts, id="stage-bars")
             yield Static(
                 Content.assemble(
+                    (f"{LUCKY_MARK} ", ".stats-screen--lucky"),
                     ("Lucky answers  ", "bold"),
                     (f"{review.lucky:,}", ".stats-screen--lucky"),
                     "  labelled correct, but required evidence is missing "
@@ -65,25 +72,27 @@ class StatisticsScreen(Screen[str | None]):
                 ),
                 id="stats-lucky",
             )
-            shown = len(self.documents)
-            heading = (
-                f"Most-missed documents (top {shown}; enter shows the runs missing one)"
-                if shown
-                else "Most-missed documents"
-            )
-            yield Static(heading, classes="stats-heading", markup=False)
-            if self.documents:
-                width = len(f"{self.documents[0][1]:,}")
-                yield OptionList(
-                    *(
-                        Option(Content.assemble(f"{n:>{width},} runs  ", visible(doc)))
-                        for doc, n in self.documents
-                    ),
-                    id="missed-documents",
-                )
-            else:
-                yield Static("No run misses any required document.", markup=False)
+            yield Static(self._documents_heading(), classes="stats-heading", markup=False)
+            with Vertical(id="missed-box"):  # the rest of the screen; the list only what it needs
+                if self.documents:
+                    width = len(f"{self.documents[0][1]:,}")
+                    yield OptionList(
+                        *(
+                            Option(Content.assemble(f"{n:>{width},} runs  ", visible(doc)))
+                            for doc, n in self.documents
+                        ),
+                        id="missed-documents",
+                    )
+                else:
+                    yield Static("No run misses any required document.", markup=False)
         yield Footer()
+
+    def _documents_heading(self) -> str:
+        shown, total = len(self.documents), self.missed_count
+        if shown < total:
+            return f"Most-missed documents (top {shown:,} of {total:,})"
+        documents = "document" if total == 1 else "documents"
+        return f"Most-missed documents ({total:,} {documents})" if total else "Most-missed documents"
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"stats-screen--lucky"}
 
@@ -92,8 +101,19 @@ class StatisticsScreen(Screen[str | None]):
             self.query_one(OptionList).focus()
 
     @on(OptionList.OptionSelected, "#missed-documents")
-    def show_runs_missing(self, event: OptionList.OptionSelected) -> None:
+    def _document_chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.documents[event.option_index][0])
+
+    def action_show_runs_missing(self) -> None:
+        """Back to the runs, showing only those missing the highlighted document."""
+        index = self.query_one(OptionList).highlighted
+        if index is not None:
+            self.dismiss(self.documents[index][0])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_runs_missing":
+            return bool(self.documents)
+        return True
 
     def action_close(self) -> None:
         self.dismiss(None)

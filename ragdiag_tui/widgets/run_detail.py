@@ -16,16 +16,16 @@ from textual.style import Style
 from textual.widgets import Static
 
 from ..explain import ABSENT, describe_label, invalid_reason, reason
-from ..rule import LABEL_ERROR, UNRESOLVED
-from ..store import S_INVALID, S_RETRIEVAL, STAGES
+from ..store import S_INVALID, S_RETRIEVAL
 from ..text import visible
-from .stages import STAGE_CLASSES, STAGE_TITLES, label_word
+from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
     from ..review import Review
     from ..store import RunStore
 
-SHOWN_ELSEWHERE = ("id", "required", "context", "correct", "question", "answer")
+TEXT_FIELDS = ("question", "answer")  # shown near the top, each in its own row
+SHOWN_ELSEWHERE = ("id", "required", "context", "correct", *TEXT_FIELDS)
 MAX_VALUE = 4000  # characters of one other field shown before cutting
 
 
@@ -86,16 +86,6 @@ def id_column(
     return Content("\n").join(lines)
 
 
-def file_diagnosis(store: RunStore, row: int) -> dict[str, Any]:
-    """The diagnosis with the file's own label, while the review is still loading."""
-    stage = STAGES[store.stage[row]]
-    if stage == LABEL_ERROR:
-        return {"error": stage}
-    if stage == UNRESOLVED:
-        return {"stage": stage}
-    return {"stage": stage, "missing": list(store.missing.get(row, ()))}
-
-
 def when(at: str) -> str:
     """'2025-01-02T03:04:05.678Z' as '2025-01-02 03:04 UTC'."""
     return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
@@ -123,6 +113,13 @@ class RunDetail(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(id="run-heading", markup=False)
         yield Static(id="run-reason", markup=False)
+        # Question and answer right under the reason: a reviewer judging a lucky answer
+        # needs them first, and a run with thousands of IDs must not push them out of
+        # reach. Each is a row, so long text wraps under itself.
+        for name in TEXT_FIELDS:
+            with Horizontal(id=f"run-{name}", classes="run-text"):
+                yield Static(name.capitalize(), classes="run-text-key", markup=False)
+                yield Static(id=f"run-{name}-text", classes="run-text-value", markup=False)
         with Horizontal(id="run-ids"):
             yield Static(id="run-required", markup=False)
             yield Static(id="run-supplied", markup=False)
@@ -186,6 +183,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-labels", "")
         self._set("run-fields", "")
         self.query_one("#run-ids").display = False
+        self._show_text_fields({})
 
     def _heading(self, store: RunStore, row: int, *extra: tuple[str, str]) -> Content:
         code = store.stage[row]
@@ -203,6 +201,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-heading", self._heading(store, row))
         self._set("run-reason", invalid_reason(error.line, error.detail))
         self.query_one("#run-ids").display = False
+        self._show_text_fields({})
         self._set("run-labels", "")
         fields = [field_line("error", error.kind)]
         if error.field:
@@ -216,10 +215,10 @@ class RunDetail(VerticalScroll, can_focus=True):
         label = label if isinstance(label, bool) else None
         code = store.stage[row]
         lucky = code == S_RETRIEVAL and label is True
-        extra = (("  ", ""), (" LUCKY ANSWER ", _c("lucky"))) if lucky else ()
+        extra = (("  ", ""), (f" {LUCKY_MARK} LUCKY ANSWER ", _c("lucky"))) if lucky else ()
         self._set("run-heading", self._heading(store, row, *extra))
-        diagnosis = review.diagnosis(row) if review is not None else file_diagnosis(store, row)
-        self._set("run-reason", reason(diagnosis, label, raw.get("correct", ABSENT)))
+        self._set("run-reason", reason(store.diagnosis(row), label, raw.get("correct", ABSENT)))
+        self._show_text_fields(raw)
         self._show_ids(raw.get("required"), raw.get("context"))
         self._set("run-labels", self._labels(raw, review, row))
         self._set("run-fields", self._fields(raw))
@@ -249,6 +248,12 @@ class RunDetail(VerticalScroll, can_focus=True):
                 empty="nothing supplied",
             ),
         )
+
+    def _show_text_fields(self, raw: dict[str, Any]) -> None:
+        """The question and answer, each shown only when the run has it."""
+        for name in TEXT_FIELDS:
+            self.query_one(f"#run-{name}").display = name in raw
+            self._set(f"run-{name}-text", value_text(raw[name]) if name in raw else "")
 
     def _labels(self, raw: dict[str, Any], review: Review | None, row: int) -> Content:
         raw_label = raw.get("correct", ABSENT)
@@ -296,9 +301,6 @@ class RunDetail(VerticalScroll, can_focus=True):
 
     def _fields(self, raw: dict[str, Any]) -> Content:
         lines: list[Content] = []
-        for name in ("question", "answer"):
-            if name in raw:
-                lines.append(field_block(name.capitalize(), value_text(raw[name]), inline=0))
         for name, value in raw.items():
             if name not in SHOWN_ELSEWHERE:
                 lines.append(field_block(name, value_text(value)))

@@ -23,7 +23,7 @@ from textual.strip import Strip
 
 from ..store import S_INVALID, S_RETRIEVAL, label_value
 from ..text import visible
-from .stages import STAGE_CLASSES, STAGE_TITLES, label_word
+from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -31,16 +31,18 @@ if TYPE_CHECKING:
 
 MAX_ID_WIDTH = 28
 # (title, width, right-aligned); the id width is set from the data and the
-# question takes what is left.
+# question takes what is left. The unnamed columns hold marks: reviewed (✓),
+# not saved (!) and noted (✎) first, the lucky answer (★) before the question.
 COLUMNS = (
     ("", 2, False),
     ("id", 0, False),
     ("stage", 11, False),
     ("label", 9, False),
-    ("by", 4, False),
+    ("from", 8, False),
     ("miss", 4, True),
     ("req", 3, True),
     ("sup", 3, True),
+    ("", 1, False),
     ("question", 0, False),
 )
 
@@ -160,7 +162,12 @@ class RunTable(ScrollView, can_focus=True):
         self._widths_seen = len(store)
 
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows) + 1)
+        # The header, then a line per run (or one for the empty message).
+        height = max(len(self.rows), 1) + 1
+        grew_or_shrank = height != self.virtual_size.height
+        self.virtual_size = Size(self.scrollable_content_region.width, height)
+        if grew_or_shrank and self.styles.height is not None and self.styles.height.is_auto:
+            self.refresh(layout=True)  # the narrow layout sizes the table to its runs
 
     def on_resize(self, event: events.Resize) -> None:
         self._update_virtual_size()
@@ -279,24 +286,20 @@ class RunTable(ScrollView, can_focus=True):
                 ("", none),
                 ("", none),
                 ("", none),
+                ("", none),
                 (visible(f"line {error.line}: {error.detail}"), muted),
             ]
-        if review is None:
-            label, source, mark, noted, lucky = (
-                label_value(store.file_label[row]),
-                "file" if store.file_label[row] else "",
-                "",
-                "",
-                False,
-            )
+        if review is None:  # still loading: the file's labels
+            label = label_value(store.file_label[row])
+            source, mark, noted = "file" if label is not None else "", "", ""
         else:
             label = review.label(row)
-            source = {"reviewer": "rev", "file": "file"}.get(review.label_source(row) or "", "")
+            source = review.label_source(row) or ""
             mark = "!" if row in review.unsaved else "✓" if review.is_reviewed(row) else ""
             noted = "✎" if review.note(row) else ""
-            lucky = label is True and code == S_RETRIEVAL
+        lucky = label is True and code == S_RETRIEVAL
         label_style = self._style("lucky") if lucky else none
-        if source == "rev":
+        if source == "reviewer":
             label_style = label_style + self._style("reviewer")
         n_missing = len(store.missing.get(row, ()))
         return [
@@ -304,9 +307,10 @@ class RunTable(ScrollView, can_focus=True):
             (visible(store.ids[row]), none),
             stage,
             (label_word(label), label_style if label is not None else muted),
-            (source, self._style("reviewer") if source == "rev" else muted),
+            (source, self._style("reviewer") if source == "reviewer" else muted),
             (str(n_missing) if n_missing else "·", none if n_missing else muted),
             (str(store.n_required[row]), none),
             (str(store.n_context[row]), none),
+            (LUCKY_MARK if lucky else "", self._style("lucky")),
             (visible(store.questions[row]), none),
         ]

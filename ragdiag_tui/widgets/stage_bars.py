@@ -15,7 +15,7 @@ BAR_WIDTH = 40
 
 
 class StageBars(Static):
-    """One bar per stage code, the longest bar for the biggest count."""
+    """One bar per stage code; a full bar would be every run (bars are shares of the total)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "stage-bars--muted",
@@ -31,13 +31,12 @@ class StageBars(Static):
 
     @staticmethod
     def bars(counts: Sequence[int]) -> Content:
-        biggest = max(counts, default=0) or 1
         total = sum(counts) or 1
         number_width = max(len(f"{n:,}") for n in counts)
         lines = []
         for code, count in enumerate(counts):
             title = "invalid lines" if code == S_INVALID else STAGE_TITLES[code]
-            length = round(BAR_WIDTH * count / biggest)
+            length = round(BAR_WIDTH * count / total)
             if count and not length:
                 length = 1
             style = f".stage-bars--{STAGE_CLASSES[code]}"

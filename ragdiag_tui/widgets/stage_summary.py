@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ..store import S_INVALID
-from .stages import STAGE_CLASSES, STAGE_TITLES
+from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES
 
 GAP = "  "
 
@@ -48,7 +48,10 @@ class StageSummary(Static):
         runs = sum(counts) - counts[S_INVALID]
         items.append(
             Content.assemble(
-                ("│ ", ".stage-summary--muted"), "lucky ", (_number(lucky), ".stage-summary--lucky")
+                ("│ ", ".stage-summary--muted"),
+                (f"{LUCKY_MARK} ", ".stage-summary--lucky"),
+                "lucky ",
+                (_number(lucky), ".stage-summary--lucky"),
             )
         )
         items.append(

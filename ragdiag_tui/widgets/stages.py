@@ -12,8 +12,9 @@ STAGE_CLASSES = ("retrieval", "generation", "pass", "unresolved", "label-error",
 
 assert len(STAGE_TITLES) == len(STAGE_CLASSES) == len(STAGES)
 
-TITLE_OF = dict(zip(STAGES, STAGE_TITLES, strict=True))
-CLASS_OF = dict(zip(STAGES, STAGE_CLASSES, strict=True))
+# Marks a lucky answer (labelled correct, required evidence missing) everywhere:
+# the table, the summary, the detail pane and the help screen.
+LUCKY_MARK = "★"
 
 
 def label_word(label: bool | None) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Iterator
@@ -12,29 +11,50 @@ import pytest
 
 from .corpus import Case, make_case
 
-FIFO_GRACE = 5.0  # seconds a reader may block on the named pipe before the test unblocks it
+FIFO_PATIENCE = 0.5  # seconds between checks for a reader stuck on the named pipe
 
 
-def _release_fifo(path: Path) -> None:
+def _release_fifo(path: Path) -> bool:
     """Open the pipe for writing and close it: a reader stuck in open() then sees end of file.
 
-    Without the loader's guard the test would hang forever; with this it fails instead
-    (the loader then reports an empty file, not "not a regular file").
+    Returns whether there was such a reader (opening a pipe for writing without
+    blocking succeeds only when someone has it open for reading).
     """
-    with contextlib.suppress(OSError):  # ENXIO: nobody is blocked reading, all is well
+    try:
         os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:  # ENXIO: nobody is reading, all is well
+        return False
+    return True
+
+
+class PipeWatch(threading.Thread):
+    """Unsticks any reader that blocks on the pipe, and remembers that one did."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.path = path
+        self.stuck = False
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(FIFO_PATIENCE):
+            self.stuck |= _release_fifo(self.path)
 
 
 @pytest.fixture
 def case(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Case]:
-    """The corpus case named by the (indirect) parameter, as a file of this test's own."""
+    """The corpus case named by the (indirect) parameter, as a file of this test's own.
+
+    For the named pipe, a watcher makes sure a loader that blocks on it fails the test
+    instead of hanging it.
+    """
     built = make_case(request.param, tmp_path)
-    timer: threading.Timer | None = None
+    watch: PipeWatch | None = None
     if request.param == "fifo":
-        timer = threading.Timer(FIFO_GRACE, _release_fifo, [built.path])
-        timer.daemon = True
-        timer.start()
+        watch = PipeWatch(built.path)
+        watch.start()
     yield built
-    if timer is not None:
-        timer.cancel()
-        _release_fifo(built.path)
+    if watch is not None:
+        watch.stopped.set()
+        watch.join()
+        assert not watch.stuck, "something blocked opening the named pipe"

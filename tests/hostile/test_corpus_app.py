@@ -258,3 +258,21 @@ async def test_detail_of_a_run_with_10000_ids_draws_a_bounded_list(case: Case, t
             visual = screen.detail.query_one(widget_id).visual
             assert isinstance(visual, Content)
             assert len(visual.plain.splitlines()) <= 1_000, widget_id
+
+
+async def test_app_shows_and_relabels_a_run_nested_to_the_limit(tmp_path: Path) -> None:
+    """The deepest nesting the loader accepts is parsed again on screen and on relabel."""
+    path = tmp_path / "nested.jsonl"
+    deep = "[" * 499 + "]" * 499  # with the run's own braces: 500 levels
+    path.write_text(
+        '{"id": "deep", "required": ["D1"], "context": ["D1"], "correct": true, "x": ' + deep + "}\n",
+        encoding="utf-8",
+    )
+    app = create_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        assert screen.store.is_valid(0)
+        assert "[[[[" in detail_text(screen)
+        await pilot.press("n")
+        assert screen.review is not None and screen.review.diagnosis(0)["stage"] == "generation"
+        assert app.is_running

@@ -351,3 +351,68 @@ def test_csv_neutralises_every_formula_start_and_keeps_numbers(tmp_path: Path) -
         assert record["missing"] == "'" + formula
         assert record["score"] == "-3"
         assert record["'" + formula] == "key"
+
+
+# -- nesting: one limit, whatever the caller's stack ---------------------------------------------
+
+
+def _nested_run(run_id: str, depth: int) -> str:
+    return json.dumps({"id": run_id, "required": ["D1"], "context": ["D1"], "correct": True})[:-1] + (
+        ', "deep": ' + "[" * depth + "]" * depth + "}"
+    )
+
+
+def _at_stack_depth(frames: int, call: Any) -> Any:
+    return call() if frames <= 0 else _at_stack_depth(frames - 1, call)
+
+
+def test_nesting_limit_does_not_depend_on_the_callers_stack(tmp_path: Path) -> None:
+    """A run the loader accepts must parse again wherever the app re-reads it.
+
+    Python's parsers stop at the recursion limit, counted from the caller's stack; a
+    loader thread with a shallow stack would accept nesting that the app, deep in its
+    event loop, then fails to parse (RecursionError, a crash). One fixed limit instead.
+    """
+    path = tmp_path / "nested.jsonl"
+    path.write_text(f"{_nested_run('shallow', 400)}\n{_nested_run('deep', 600)}\n", encoding="utf-8")
+
+    def verdicts() -> list[tuple[str, str | None]]:
+        return [
+            ("run", record.id) if isinstance(record, Run) else ("error", record.reason)
+            for record in read_runs(path)
+        ]
+
+    expected = [("run", "shallow"), ("error", "not valid JSON: nested too deeply (over 500 levels)")]
+    assert verdicts() == expected
+    assert _at_stack_depth(300, verdicts) == expected
+    store = RunStore.load(path)
+    assert _at_stack_depth(450, lambda: store.fields(0).id) == "shallow"
+
+
+# -- a case file with lone surrogates ------------------------------------------------------------
+
+
+def test_case_file_with_lone_surrogates_checks_exports_and_prints(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """The seed's case format keeps a run as re-encoded text: lone surrogates must survive it."""
+    path = tmp_path / "cases.json"
+    path.write_text(
+        '[{"id": "case-\\ud800", "input": {"required": ["D\\udc00"], "context": [], "correct": true},'
+        ' "expected": {"stage": "retrieval", "missing": ["D\\udc00"]}}]',
+        encoding="utf-8",
+    )
+    assert main(["check", str(path)]) == 0
+    assert main(["stats", str(path)]) == 0
+    out, err = capsysbinary.readouterr()
+    assert b"Traceback" not in err
+    assert is_safe_for_terminal(out.decode("utf-8"))
+    for fmt in ("jsonl", "json", "csv"):
+        target = tmp_path / f"out.{fmt}"
+        assert main(["export", str(path), "-o", str(target)]) == 0
+        text = target.read_bytes().decode("utf-8")
+        if fmt != "csv":
+            exported = json.loads(text)
+            run = exported[0] if fmt == "json" else exported
+            assert (run["id"], run["required"], run["missing"]) == ("case-\ud800", ["D\udc00"], ["D\udc00"])
+    assert b"Traceback" not in capsysbinary.readouterr().err

@@ -126,5 +126,5 @@ async def test_messages_about_run_ids_and_paths_are_literal(runs_path) -> None:
         await loaded(pilot)
         await pilot.pause(0.2)
         assert any("'[@click=app.quit]gone[/]'" in message for message in notifications(app))
-        assert all(not n.markup for n in app._notifications)  # noqa: SLF001
+        assert all(not n.markup for n in app._notifications)
         assert app.is_running
