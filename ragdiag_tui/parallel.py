@@ -69,8 +69,13 @@ def load(
     helper = context.Process(
         target=_helper_main, args=(store.path, split, size, store.field_map, sender), daemon=True
     )
-    helper.start()
-    sender.close()
+    try:
+        helper.start()
+    except (OSError, RuntimeError):  # no processes here, or an unguarded __main__
+        store.extend(_read_runs(store.path, progress, store.field_map), announce)
+        return
+    finally:
+        sender.close()
     builder = _Builder(store.field_map)
 
     def first_part_progress(done: int, total: int) -> None:

@@ -18,7 +18,7 @@ KEY_WIDTH = 11
 
 # (mark, its style class, what it means) for the marks of the run table.
 MARKS = (
-    (LUCKY_MARK, "lucky", "lucky answer: labelled correct, but required evidence is missing"),
+    (LUCKY_MARK, "lucky", "lucky answer: labelled correct, evidence missing"),
     ("✓", "reviewed", "reviewed: a reviewer set a label or a note"),
     ("!", "unsaved", "changed, but not saved to the journal"),
     ("✎", "reviewed", "has a note (c shows or edits it)"),
@@ -71,7 +71,9 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(classes="dialog-box", id="help-box") as box:
             box.border_title = "Keys and marks"
             with VerticalScroll(id="help-keys"):
-                yield Static(Content("\n\n").join([key_table(self.rows), marks_table()]), markup=False)
+                yield Static(
+                    Content("\n\n").join([key_table(self.rows), marks_table()]), id="help-text", markup=False
+                )
 
     def on_mount(self) -> None:
         keys = self.query_one("#help-keys", VerticalScroll)

@@ -27,6 +27,7 @@ from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
 
 TOP_DOCUMENTS = 100
+LUCKY_VIEW_KEY = VIEW_BY_NAME["lucky"].key
 
 
 class StatisticsScreen(Screen[str | None]):
@@ -62,13 +63,15 @@ class StatisticsScreen(Screen[str | None]):
             )
             yield Static("Runs per stage", classes="stats-heading", markup=False)
             yield StageBars(review.counts, id="stage-bars")
+            lucky = f"{review.lucky:,}"
+            indent = " " * len(f"{LUCKY_MARK} Lucky answers  {lucky}  ")
             yield Static(
                 Content.assemble(
                     (f"{LUCKY_MARK} ", ".stats-screen--lucky"),
                     ("Lucky answers  ", "bold"),
-                    (f"{review.lucky:,}", ".stats-screen--lucky"),
-                    "  labelled correct, but required evidence is missing "
-                    f"(press {VIEW_BY_NAME['lucky'].key} on the runs screen to spot-check them)",
+                    (lucky, ".stats-screen--lucky"),
+                    "  labelled correct, but required evidence is missing\n",
+                    (f"{indent}{LUCKY_VIEW_KEY} on the runs screen lists them", ".stats-screen--muted"),
                 ),
                 id="stats-lucky",
             )
@@ -94,7 +97,7 @@ class StatisticsScreen(Screen[str | None]):
         documents = "document" if total == 1 else "documents"
         return f"Most-missed documents ({total:,} {documents})" if total else "Most-missed documents"
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"stats-screen--lucky"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"stats-screen--lucky", "stats-screen--muted"}
 
     def on_mount(self) -> None:
         if self.documents:

@@ -144,6 +144,9 @@ BUILDERS: dict[str, Callable[[Path], tuple[Path, dict[str, Any]]]] = {
 }
 GENERATED_NAMES = sorted(GENERATED)
 ALL_NAMES = [*FILES, *GENERATED_NAMES]
+READABLE_NAMES = [  # the cases that load, wholly or with line errors
+    name for name in ALL_NAMES if (GENERATED.get(name) or MANIFEST.get(name))["expect"] != "file-error"
+]
 
 
 def make_case(name: str, folder: Path) -> Case:

@@ -49,8 +49,8 @@ REFUSED = [name for name, spec in GENERATED.items() if spec["expect"] == "file-e
 def assert_refusal_shown(screen: ReviewScreen, notes: list[tuple[str, str]], word: str) -> None:
     """The reason the file is refused is in the empty table and in an error notification."""
     assert screen.review is None
-    assert word in screen.table.empty_message
-    assert any(word in message and severity == "error" for message, severity in notes), notes
+    assert word.lower() in screen.table.empty_message.lower()
+    assert any(word.lower() in message.lower() and severity == "error" for message, severity in notes), notes
 
 
 def _filter_word(screen: ReviewScreen) -> str:
@@ -127,9 +127,15 @@ async def test_markup_ids_show_literally_in_table_detail_and_statistics(case: Ca
         screen = await settled(pilot)
         store = screen.store
         lines = screen_lines(app)
-        assert any("[@click=app.quit]x[/]" in line for line in lines)
+        assert any("[@click=app.quit]x" in line for line in lines)  # the id column may cut it
         assert any(line.split()[:2] == ["[/]", "pass"] for line in lines if line.strip())
-        for run_id in ("[link=file:///etc/passwd]x[/link]", "[/]", "[@click=app.bell]ring[/]", "a[b]c"):
+        for run_id in (
+            "[@click=app.quit]x[/]",
+            "[link=file:///etc/passwd]x[/link]",
+            "[/]",
+            "[@click=app.bell]ring[/]",
+            "a[b]c",
+        ):
             row = store.ids.index(run_id)
             screen.table.move_cursor(screen.rows.index(row))
             await pilot.pause(0)
@@ -155,11 +161,12 @@ async def test_clicking_an_action_id_runs_nothing(case: Case) -> None:
         lines = screen_lines(app)
         clicked = 0
         for y, line in enumerate(lines):
-            x = line.find("[@click=app.quit]x[/]")
+            x = line.find("[@click=app.quit]x")
             if x >= 0:
                 await pilot.click(offset=(x + len("[@click=app.quit]"), y))  # on the "x"
                 clicked += 1
         assert clicked >= 2  # in the table and in the detail heading
+        assert any("[@click=app.quit]x[/]" in line for line in lines)
         assert app.is_running
         assert isinstance(app.screen, ReviewScreen)
 

@@ -26,7 +26,16 @@ from ragdiag_tui.loading import INVALID_RUN, FileError, LoadError, Run, read_run
 from ragdiag_tui.store import RunStore
 from ragdiag_tui.text import visible
 
-from .corpus import ALL_NAMES, BUILDERS, GENERATED, Case, exact_json, is_safe_for_terminal, make_case
+from .corpus import (
+    ALL_NAMES,
+    BUILDERS,
+    GENERATED,
+    READABLE_NAMES,
+    Case,
+    exact_json,
+    is_safe_for_terminal,
+    make_case,
+)
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # What a refused file's message must say, beyond its name.
@@ -77,10 +86,8 @@ def test_loader_gives_the_runs_and_the_invalid_lines_of_the_manifest(case: Case)
         assert _diagnosis_items(matching[0].diagnosis) == _diagnosis_items(expected), f"run {run_id!r}"
 
 
-@corpus
+@pytest.mark.parametrize("case", READABLE_NAMES, indirect=True)
 def test_each_error_names_its_line_and_the_field_at_fault(case: Case) -> None:
-    if case.expect == "file-error":
-        pytest.skip("refused as a whole: no line errors")
     errors = [record for record in read_runs(case.path) if isinstance(record, LoadError)]
     for error in errors:
         message = error.message(case.path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from ragdiag_tui.app import RagdiagApp
@@ -25,7 +26,7 @@ async def test_y_labels_correct_and_the_stage_changes_everywhere(app: RagdiagApp
         await pilot.press("y")
         assert screen.store.stage[GEN] == S_PASS
         assert row_line(pilot, GEN).split()[:4] == ["✓", "gen-2", "pass", "correct"]
-        assert "rev" in row_line(pilot, GEN).split()
+        assert row_line(pilot, GEN).split()[4] == "reviewer"  # whose label is in force
         text = detail_text(pilot)
         assert "PASS" in text and "labelled correct" in text
         assert "Reviewer label correct" in text
@@ -124,3 +125,22 @@ async def test_invalid_lines_cannot_be_labelled(app: RagdiagApp) -> None:
         await pilot.press("y", "c")
         assert screen.review.reviewed == 0
         assert len(app.screen_stack) == 1  # no note dialog either
+
+
+async def test_undo_the_journal_refuses_still_shows_the_run_unsaved(app: RagdiagApp, monkeypatch) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        review = screen.review
+        await pilot.press("n", "down", "down")  # pass-1 labelled, then the cursor moves on
+        assert review.label(PASS) is False
+
+        def no_space(fd: int) -> None:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(os, "fsync", no_space)
+        await pilot.press("ctrl+z")
+        assert review.label(PASS) is True  # undone in memory...
+        assert review.unsaved == {PASS}  # ...but not in the journal, and it says so
+        assert table(pilot).cursor_row == PASS
+        assert row_line(pilot, PASS).split()[:2] == ["!", "pass-1"]
+        assert "NOT SAVED" in detail_text(pilot)

@@ -33,11 +33,27 @@ async def test_table_row_shows_stage_label_source_counts_and_question(app: Ragdi
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         header, first, *_ = table_lines(pilot)
-        assert header.split() == ["id", "stage", "label", "by", "miss", "req", "sup", "question"]
+        assert header.split() == ["id", "stage", "label", "from", "miss", "req", "sup", "question"]
         assert first.split()[:7] == ["pass-1", "pass", "correct", "file", "·", "1", "2"]
         assert "How many PTO days do new employees accrue?" in first
+        assert "★" not in first
         lucky = table_lines(pilot)[1 + LUCKY]
-        assert lucky.split()[:7] == ["lucky-3", "retrieval", "correct", "file", "1", "2", "1"]
+        assert lucky.split()[:8] == ["lucky-3", "retrieval", "correct", "file", "1", "2", "1", "★"]
+
+
+async def test_lucky_answers_are_marked_with_a_star_in_table_summary_and_detail(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        starred = [line.split()[0] for line in table_lines(pilot)[1:] if "★" in line]
+        lucky = [row for row in range(len(screen.store)) if screen.review.is_lucky(row)]
+        assert starred == [screen.store.ids[row] for row in lucky]
+        assert "★ lucky 2" in screen_text(pilot)
+        table(pilot).move_cursor(LUCKY)
+        await pilot.pause()
+        assert "★ LUCKY ANSWER" in detail_text(pilot)
+        await pilot.press("n")  # labelled incorrect: no longer lucky, the star goes
+        assert "★" not in table_lines(pilot)[1 + LUCKY]
+        assert "★ lucky 1" in screen_text(pilot)
 
 
 async def test_long_question_is_truncated_with_an_ellipsis(app: RagdiagApp) -> None:

@@ -32,10 +32,11 @@ EXPECT = {
     if isinstance(entry, dict) and "expect" in entry
 }
 HOSTILE = [DATA / "hostile" / name for name in sorted(EXPECT)]
+ROOM_FOR_QUESTIONS = (130, 40)  # still the narrow layout, wide enough for the whole questions
 
 
 async def test_markup_ids_show_literally_in_table_and_detail(app: RagdiagApp) -> None:
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=ROOM_FOR_QUESTIONS) as pilot:
         await loaded(pilot)
         lines = table_lines(pilot)
         assert lines[1 + MARKUP_SLASH].split()[0] == "[/]"
@@ -65,7 +66,7 @@ async def test_clicking_markup_text_runs_nothing(app: RagdiagApp) -> None:
 
 
 async def test_control_characters_become_visible_escapes(app: RagdiagApp) -> None:
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=ROOM_FOR_QUESTIONS) as pilot:
         await loaded(pilot)
         line = table_lines(pilot)[1 + MARKUP_AB]
         assert "\x1b" not in line and "\x07" not in line and "\r" not in line
