@@ -12,32 +12,42 @@ reason, this process reads its part itself.
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
+import operator
 import os
+import pickle
+import subprocess
+import sys
+import tempfile
 from array import array
-from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
-from .loading import INVALID_RUN, Progress, _Builder, json_lines_head, read_lines_range
+from .loading import LoadError, Progress, _Builder, json_lines_head, read_lines_range
 from .loading import read_runs as _read_runs
 from .mapping import FieldMap
 from .rule import InvalidRun
 from .store import L_NONE, S_INVALID, RunStore, error_search_text
 
 MIN_BYTES = 48 << 20  # below this a helper process costs more than it saves
-SHARE = 0.5  # of the file for this process; the helper also pays for starting up and packing
-PROVISIONAL = "\x00#"  # prefix of the helper's names for unnamed runs, until their position is known
+SHARE = 0.58  # of the file for this process; the helper also pays for starting up and packing
+PROVISIONAL = "\x1f#"  # prefix of the helper's names for unnamed runs, until their position is known
 _SEPARATOR = "\x00"
+PART_FOLDER = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+PART_PREFIX = "ragdiag-part-"
+PART_PREFIX_PATH = os.path.join(PART_FOLDER, PART_PREFIX)
+LINES_SUFFIX = ".lines"  # the diagnose helper's output, beside its packed part
 
 Announce = Callable[[int], bool]
 """Called with the number of rows in the store now and then; False stops the loading."""
 
 
-def split_point(path: str, field_map: FieldMap | None = None, min_bytes: int = MIN_BYTES) -> int | None:
+def split_point(path: str, field_map: FieldMap | None = None, min_bytes: int | None = None) -> int | None:
     """A line start near the middle of a big JSON Lines file, or None to read it in one pass."""
     size = os.path.getsize(path)
-    if size < min_bytes or (os.cpu_count() or 1) < 2:
+    if size < (MIN_BYTES if min_bytes is None else min_bytes) or (os.cpu_count() or 1) < 2:
         return None
     head_end = json_lines_head(path, field_map)
     if head_end is None:
@@ -56,7 +66,7 @@ def load(
     store: RunStore,
     progress: Progress | None = None,
     announce: Announce | None = None,
-    min_bytes: int = MIN_BYTES,
+    min_bytes: int | None = None,
 ) -> None:
     """Fill `store` from its file: in two processes when it pays, else in one pass."""
     split = split_point(store.path, store.field_map, min_bytes)
@@ -64,62 +74,110 @@ def load(
         store.extend(_read_runs(store.path, progress, store.field_map), announce)
         return
     size = os.path.getsize(store.path)
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    helper = context.Process(
-        target=_helper_main, args=(store.path, split, size, store.field_map, sender), daemon=True
-    )
     try:
-        helper.start()
-    except (OSError, RuntimeError):  # no processes here, or an unguarded __main__
+        helper = start_helper(store.path, split, size, store.field_map, "store")
+    except OSError:  # no new processes here: one pass it is
         store.extend(_read_runs(store.path, progress, store.field_map), announce)
         return
-    finally:
-        sender.close()
     builder = _Builder(store.field_map)
 
     def first_part_progress(done: int, total: int) -> None:
         if progress is not None:  # this part is about half of the work
             progress(min(done, split) * size // split // 2, size)
 
+    complete, part = False, None
     try:
         complete = store.extend(
             _read_runs(store.path, first_part_progress, store.field_map, builder=builder, stop_at=split),
             announce,
         )
-        packed = receiver.recv() if complete else None
-    except (EOFError, OSError):
-        packed = None
+        if complete:
+            part = receive(helper)
     finally:
-        receiver.close()
-        helper.join(timeout=5)
-        if helper.is_alive():
-            helper.kill()
+        stop_helper(helper)
     if not complete:
         return
-    if packed is None or packed[0] != "ok":
+    if part is None:
         # The helper failed: read its part here, as a single pass would have.
         store.extend(read_lines_range(store.path, split, size, builder), announce)
     else:
-        _append(store, builder, packed[1])
+        _append(store, builder, part)
     if progress is not None:
         progress(size, size)
     if announce is not None:
         announce(len(store))
 
 
-def _helper_main(path: str, start: int, end: int, field_map: FieldMap | None, sender: Any) -> None:
-    """In the helper process: read the later part of the file and send it back packed."""
+def start_helper(
+    path: str, start: int, end: int, field_map: FieldMap | None, mode: str
+) -> subprocess.Popen[bytes]:
+    """A fresh interpreter running this module's `__main__` on the later part.
+
+    `mode` says what it makes of the part: "store" (a packed RunStore) or
+    "diagnose" (the `diagnose` command's lines, in a file of their own).
+
+    Not multiprocessing: its "spawn" imports the caller's main module again, which
+    runs the caller's program a second time wherever that module is unguarded.
+    """
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    helper = subprocess.Popen(
+        [sys.executable, "-m", "ragdiag_tui.parallel", mode, path, str(start), str(end)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert helper.stdin is not None
     try:
-        builder = _Builder(field_map)
-        builder.name_prefix = PROVISIONAL
-        part = RunStore(path, field_map)
-        part.extend(read_lines_range(path, start, end, builder))
-        sender.send(("ok", _pack(part, builder)))
-    except BaseException as exc:  # anything: the parent then reads the part itself
-        sender.send(("failed", repr(exc)))
+        helper.stdin.write(pickle.dumps(field_map))
+        helper.stdin.close()
+    except OSError:
+        helper.kill()
+        raise
+    return helper
+
+
+def receive(helper: subprocess.Popen[bytes]) -> dict[str, Any] | None:
+    """The helper's packed part, or None if it failed."""
+    assert helper.stdout is not None
+    answer = helper.stdout.readline().decode("utf-8", "replace").strip()
+    if not answer.startswith(PART_PREFIX_PATH):
+        return None
+    try:
+        with open(answer, "rb") as handle:
+            return pickle.loads(handle.read())
+    except (OSError, pickle.UnpicklingError, EOFError):
+        return None
     finally:
-        sender.close()
+        with contextlib.suppress(OSError):
+            os.unlink(answer)
+
+
+def stop_helper(helper: subprocess.Popen[bytes]) -> None:
+    """End the helper if it still runs, and remove a part it wrote that nobody read."""
+    if helper.poll() is None:
+        helper.kill()
+    helper.wait()
+    if helper.stdout is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        answer = helper.stdout.read().decode("utf-8", "replace").strip()
+        helper.stdout.close()
+        if answer.startswith(PART_PREFIX_PATH):
+            for leftover in (answer, answer + LINES_SUFFIX):
+                with contextlib.suppress(OSError):
+                    os.unlink(leftover)
+
+
+def _pack_part(path: str, start: int, end: int, field_map: FieldMap | None) -> dict[str, Any]:
+    """In the helper: read the part into a store of its own, packed for the trip back."""
+    builder = _Builder(field_map)
+    builder.name_prefix = PROVISIONAL
+    part = RunStore(path, field_map)
+    part.extend(read_lines_range(path, start, end, builder))
+    return _pack(part, builder)
 
 
 def _join(strings: list[str]) -> str | list[str]:
@@ -132,6 +190,11 @@ def _split(packed: str | list[str], count: int) -> list[str]:
     if isinstance(packed, list):
         return packed
     return packed.split(_SEPARATOR) if count else []
+
+
+def claimed_rows(builder: _Builder, ids: list[str], lines: Sequence[int]) -> bytes:
+    """1 for each row whose id it claimed (the first to reach the rule with that id)."""
+    return bytes(map(operator.eq, map(builder.first_seen.get, ids), lines))
 
 
 def _pack(part: RunStore, builder: _Builder) -> dict[str, Any]:
@@ -149,7 +212,7 @@ def _pack(part: RunStore, builder: _Builder) -> dict[str, Any]:
         "errors": part.errors,
         "blob": part._blob,
         "offsets": part._offsets,
-        "first_seen": builder.first_seen,
+        "claimed": claimed_rows(builder, part.ids, part.lines),
         "unnamed": builder.unnamed,
     }
 
@@ -159,10 +222,12 @@ def _append(store: RunStore, builder: _Builder, part: dict[str, Any]) -> None:
     base = len(store)  # rows, which are records: every record is one row
     count = part["count"]
     ids = _split(part["ids"], count)
-    search_text = _split(part["search_text"], count)
+    settlement = settle(
+        builder.first_seen, base, ids, part["lines"], part["errors"], part["claimed"], part["unnamed"]
+    )
     store.ids.extend(ids)
     store.questions.extend(_split(part["questions"], count))
-    store.search_text.extend(search_text)
+    store.search_text.extend(_split(part["search_text"], count))
     store.lines.extend(part["lines"])
     store.stage.extend(part["stage"])
     store.file_label.extend(part["file_label"])
@@ -175,55 +240,72 @@ def _append(store: RunStore, builder: _Builder, part: dict[str, Any]) -> None:
     offsets: array[int] = part["offsets"]
     store._offsets.extend(array("Q", (blob_base + offset for offset in offsets[1:])))
     store._row_of = None
-    _settle_ids(store, builder, base, part["first_seen"], part["unnamed"])
+    for row, name in settlement.renamed.items():
+        row += base
+        old = store.ids[row]
+        store.ids[row] = name
+        if row in store.errors:
+            store.errors[row].id = name
+        store.search_text[row] = name + store.search_text[row][len(old.casefold()) :]
+    for row, (run_id, first_line) in settlement.duplicates.items():
+        _make_duplicate(store, builder, base + row, run_id, first_line)
 
 
-def _settle_ids(
-    store: RunStore, builder: _Builder, base: int, helper_seen: dict[str, int], unnamed: list[int]
-) -> None:
+@dataclass
+class Settlement:
+    """What joining the parts changes in the helper's part (rows counted from its start)."""
+
+    renamed: dict[int, str] = field(default_factory=dict)  # unnamed runs: their final id
+    duplicates: dict[int, tuple[str, int]] = field(default_factory=dict)  # (id, first line)
+
+
+def settle(
+    seen: dict[str, int],
+    base: int,
+    ids: list[str],
+    lines: Sequence[int],
+    errors: dict[int, LoadError],
+    claimed_rows: bytes,
+    unnamed: list[int],
+) -> Settlement:
     """Name the helper's unnamed runs by position, and find ids repeated across the parts.
 
-    In a single pass, the first run to reach the rule with a given id names it and
-    every later one is a duplicate of that first line. Here each part knows only its
-    own: for every id both parts (or a newly named run) claim, the claims are gathered
-    in file order and all but the first become duplicates of it.
+    `seen` holds the ids the first part claimed (id -> line), `base` its number of
+    records. In a single pass, the first run to reach the rule with a given id
+    claims it and every later one is a duplicate of that first line. Here each part
+    knows only its own claims: for every id both parts (or a newly named run)
+    claim, the claims are gathered in file order and all but the first become
+    duplicates of it.
     """
-    seen = builder.first_seen
-    claims: dict[str, list[int]] = {}  # id -> rows of the helper's part claiming it
-    for row in unnamed:
-        store_row = base + row
-        old = store.ids[store_row]
-        name = str(store_row + 1)
-        store.ids[store_row] = name
-        if store_row in store.errors:
-            store.errors[store_row].id = name
-        store.search_text[store_row] = name + store.search_text[store_row][len(old.casefold()) :]
-        if name in seen or name in helper_seen:
-            claims.setdefault(name, []).append(store_row)
-    for run_id in seen.keys() & helper_seen.keys():
-        claims.setdefault(run_id, []).append(_row_at_line(store, base, helper_seen[run_id]))
-    if not claims:
-        return
-    for row, error in store.errors.items():  # the helper's own duplicates of a claimed id
-        if row >= base and error.id in claims and error.reason.startswith("duplicate id"):
-            claims[error.id].append(row)
-    for run_id, rows in claims.items():
-        if run_id in helper_seen and run_id not in seen:  # an unnamed run met a helper's id
-            rows.append(_row_at_line(store, base, helper_seen[run_id]))
+    settlement = Settlement({row: str(base + row + 1) for row in unnamed})
+    claimed = set(compress(ids, claimed_rows))
+    contested: dict[str, list[int]] = {}  # id -> rows of the helper's part that reached the rule with it
+    for row, name in settlement.renamed.items():
+        if name in seen or name in claimed:
+            contested.setdefault(name, []).append(row)
+    for run_id in seen.keys() & claimed:
+        contested.setdefault(run_id, [])
+    if not contested:
+        return settlement
+    for row, run_id in enumerate(ids):
+        if run_id in contested:
+            error = errors.get(row)
+            if claimed_rows[row] or (error is not None and error.reason.startswith("duplicate id")):
+                contested[run_id].append(row)
+    for run_id, rows in contested.items():
         rows = sorted(set(rows))
-        first_line = seen.get(run_id) or store.lines[rows.pop(0)]
-        for row in rows:
-            _make_duplicate(store, builder, row, run_id, first_line)
+        first_line = seen.get(run_id) or lines[rows.pop(0)]
+        settlement.duplicates.update(dict.fromkeys(rows, (run_id, first_line)))
+    return settlement
 
 
-def _row_at_line(store: RunStore, base: int, line: int) -> int:
-    return bisect_left(store.lines, line, lo=base)
+def duplicate_error(builder: _Builder, line: int, run_id: str, first_line: int) -> LoadError:
+    repeated = InvalidRun("id", f'duplicate id "{run_id}", first seen on line {first_line}')
+    return builder._invalid(line, repeated, run_id)
 
 
 def _make_duplicate(store: RunStore, builder: _Builder, row: int, run_id: str, first_line: int) -> None:
-    repeated = InvalidRun("id", f'duplicate id "{run_id}", first seen on line {first_line}')
-    error = builder._invalid(store.lines[row], repeated, run_id)
-    assert error.kind == INVALID_RUN
+    error = duplicate_error(builder, store.lines[row], run_id, first_line)
     store.stage[row] = S_INVALID
     store.file_label[row] = L_NONE
     store.n_required[row] = 0
@@ -233,3 +315,29 @@ def _make_duplicate(store: RunStore, builder: _Builder, row: int, run_id: str, f
     store.expected.pop(row, None)
     store.errors[row] = error
     store.search_text[row] = error_search_text(error)
+
+
+def _helper_main(argv: list[str]) -> None:
+    """python -m ragdiag_tui.parallel MODE FILE START END, the field map pickled on stdin.
+
+    Prints the path of the file the part went to, or a line saying it failed.
+    """
+    mode, path, start, end = argv[0], argv[1], int(argv[2]), int(argv[3])
+    field_map = pickle.load(sys.stdin.buffer)
+    fd, name = tempfile.mkstemp(prefix=PART_PREFIX, dir=PART_FOLDER)
+    if mode == "diagnose":
+        from .batch import write_part
+
+        result = write_part(path, start, end, field_map, name + LINES_SUFFIX)
+    else:
+        result = _pack_part(path, start, end, field_map)
+    with os.fdopen(fd, "wb") as handle:
+        pickle.dump(result, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    print(name, flush=True)
+
+
+if __name__ == "__main__":
+    try:
+        _helper_main(sys.argv[1:])
+    except Exception as exc:  # the parent reads the part itself
+        print(f"failed: {exc!r}", flush=True)

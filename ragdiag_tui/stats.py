@@ -33,6 +33,14 @@ class Stats:
             if label is True:
                 self.lucky += 1
 
+    def merge(self, other: Stats) -> None:
+        """Add the counts of another part of the same file."""
+        self.runs += other.runs
+        self.stages.update(other.stages)
+        self.lucky += other.lucky
+        self.invalid += other.invalid
+        self.missed.update(other.missed)
+
     def top_missed(self, count: int = TOP_MISSED) -> list[tuple[str, int]]:
         # Ties broken by id, so the list is stable from run to run.
         return sorted(self.missed.items(), key=lambda item: (-item[1], item[0]))[:count]

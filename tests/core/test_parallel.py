@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from ragdiag_tui import parallel
+from ragdiag_tui import batch, parallel
 from ragdiag_tui.store import RunStore
 
 
@@ -34,7 +37,11 @@ def tricky_lines(count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     lines = []
     for n in range(1, count + 1):
-        run = {"required": ["D1", "D2"][: rng.randint(0, 2)], "context": ["D1"], "correct": rng.random() < 0.5}
+        run = {
+            "required": ["D1", "D2"][: rng.randint(0, 2)],
+            "context": ["D1"],
+            "correct": rng.random() < 0.5,
+        }
         roll = rng.random()
         if roll < 0.15:
             pass  # unnamed: named by its position
@@ -74,15 +81,26 @@ def test_two_processes_build_the_same_store_as_one_pass(tmp_path: Path, seed: in
 def test_a_failed_helper_leaves_the_part_to_this_process(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "runs.jsonl"
     path.write_text("\n".join(tricky_lines(300, 9)) + "\n")
-    monkeypatch.setattr(parallel, "_helper_main", _failing_helper)
+
+    def failing_helper(*args: object) -> subprocess.Popen[bytes]:
+        code = "import sys; sys.stdin.read(); print('failed: boom')"
+        return subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE
+        )
+
+    monkeypatch.setattr(parallel, "start_helper", failing_helper)
     split = RunStore(path)
     parallel.load(split, min_bytes=1)
     assert columns(split) == columns(RunStore.load(path))
 
 
-def _failing_helper(path, start, end, field_map, sender) -> None:
-    sender.send(("failed", "boom"))
-    sender.close()
+def test_the_helper_leaves_no_file_behind(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_text("\n".join(tricky_lines(300, 11)) + "\n")
+    before = set(Path(parallel.PART_FOLDER).glob(parallel.PART_PREFIX + "*"))
+    parallel.load(RunStore(path), min_bytes=1)
+    parallel.load(RunStore(path), announce=lambda rows: False, min_bytes=1)
+    assert set(Path(parallel.PART_FOLDER).glob(parallel.PART_PREFIX + "*")) == before
 
 
 def test_small_files_and_other_formats_are_read_in_one_pass(tmp_path: Path) -> None:
@@ -100,3 +118,17 @@ def test_loading_stops_when_told_to(tmp_path: Path) -> None:
     store = RunStore(path)
     parallel.load(store, announce=lambda rows: False, min_bytes=1)
     assert len(store) < 2000
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_diagnose_on_two_cores_writes_what_one_pass_writes(tmp_path: Path, monkeypatch, seed: int) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_text("\n".join(tricky_lines(600, seed)) + "\n")
+    one_pass, two_parts = io.BytesIO(), io.BytesIO()
+    single = batch.write_diagnoses(str(path), one_pass)
+    monkeypatch.setattr(parallel, "MIN_BYTES", 1)
+    assert parallel.split_point(str(path)) is not None
+    split = batch.write_diagnoses(str(path), two_parts)
+    assert two_parts.getvalue() == one_pass.getvalue()
+    assert split.to_json() == single.to_json()
+    assert split.summary() == single.summary()
