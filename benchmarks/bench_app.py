@@ -29,16 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
-
-
-def run_file(n: int) -> Path:
-    DATA.mkdir(exist_ok=True)
-    path = DATA / f"runs-{n}.jsonl"
-    if not path.exists():
-        subprocess.run([sys.executable, str(HERE / "make_runs.py"), str(n), str(path)], check=True)
-    return path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_diagnose import run_file  # the same cached run files
 
 
 def rss_mb() -> float:
