@@ -7,6 +7,8 @@ Every string from the run is shown literally: text reaches the screen only as
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
@@ -26,7 +28,10 @@ if TYPE_CHECKING:
 
 TEXT_FIELDS = ("question", "answer")  # shown near the top, each in its own row
 SHOWN_ELSEWHERE = ("id", "required", "context", "correct", *TEXT_FIELDS)
-MAX_VALUE = 4000  # characters of one other field shown before cutting
+MAX_VALUE = 4000  # characters of one field's value (the question and answer too) shown before cutting
+MAX_ID = 10_000  # characters of one ID: IDs that differ in one place must show it, but not 10 MB
+MAX_IDS = 200  # IDs listed in one column; the rest are counted (a run may have 10,000)
+LAST_LACKING = 10  # of a cut list of missing IDs, the last ones listed too: it shows where it ends
 
 
 def _c(name: str) -> str:
@@ -39,11 +44,16 @@ def multiline(text: str) -> str:
     return "\n".join(visible(line) for line in text.splitlines() or [""])
 
 
+def cut(text: str, limit: int = MAX_VALUE) -> str:
+    """`text`, or its first `limit` characters and its full length (exports keep it whole)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({limit} of {len(text)} characters shown)"
+
+
 def value_text(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    if len(text) > MAX_VALUE:
-        text = f"{text[:MAX_VALUE]}… ({len(text) - MAX_VALUE} more characters)"
-    return multiline(text)
+    return multiline(cut(text))
 
 
 def field_line(name: str, value: str | Content, width: int = 15) -> Content:
@@ -62,6 +72,21 @@ Marking = tuple[str, str, str, str]
 """(mark, word, id style, word style); the mark takes the word's class."""
 
 
+def listed(lacking: list[str], having: Iterable[str]) -> Iterator[str | int]:
+    """The IDs a column lists: the lacking ones first, at most `MAX_IDS` in all.
+
+    When the lacking ones alone are too many, their first and last few are listed and
+    an int stands for the ones left out between them; no others are listed then.
+    """
+    if len(lacking) > MAX_IDS:
+        yield from lacking[: MAX_IDS - LAST_LACKING]
+        yield len(lacking) - MAX_IDS
+        yield from lacking[-LAST_LACKING:]
+    else:
+        yield from lacking
+        yield from islice(having, MAX_IDS - len(lacking))
+
+
 def id_column(
     title: str,
     ids: list[str] | None,
@@ -70,19 +95,35 @@ def id_column(
     not_found: Marking,
     empty: str,
 ) -> Content:
-    """A titled list of IDs, each marked by whether the other list has it."""
+    """A titled list of IDs, each marked by whether the other list has it.
+
+    The IDs the other list lacks (the missing required ones) come first: they are
+    what the reviewer needs. Past `MAX_IDS` IDs the rest are only counted, so a run
+    with 10,000 IDs draws as fast as one with ten.
+    """
     lines = [Content.assemble((title, _c("heading")))]
     if not ids:
         lines.append(Content.assemble((f"  {empty}", _c("muted"))))
-    for doc in ids or ():
+        return Content("\n").join(lines)
+    lacking = [doc for doc in ids if doc not in other]
+    having = (doc for doc in ids if doc in other)
+    shown = 0
+    for doc in listed(lacking, having):
+        if isinstance(doc, int):
+            lines.append(Content.assemble((f"⋮ {doc} more {not_found[1]}", _c("muted"))))
+            continue
+        shown += 1
         mark, word, id_style, word_style = found if doc in other else not_found
         lines.append(
             Content.assemble(
                 (mark, _c(word)),
-                (visible(doc), _c(id_style) if id_style else ""),
+                (visible(cut(doc, MAX_ID)), _c(id_style) if id_style else ""),
                 (f"  {word}", _c(word_style)),
             )
         )
+    if shown < len(ids):
+        more = f"… and {len(ids) - shown} more ({len(lacking)} {not_found[1]} in all)"
+        lines.append(Content.assemble((more, _c("muted"))))
     return Content("\n").join(lines)
 
 
@@ -128,9 +169,14 @@ class RunDetail(VerticalScroll, can_focus=True):
 
     def on_mount(self) -> None:
         self._shown: tuple[RunStore, Review | None, int | None] | None = None
+        # A label change shows the same run again: its parsed object and its ID lists
+        # are kept, not redone (a run may be a 10 MB line, or list 15,000 IDs).
+        self._parsed: tuple[RunStore, int, dict[str, Any]] | None = None
+        self._ids_of: tuple[RunStore, int] | None = None
         self.watch(self.app, "theme", self._theme_changed, init=False)
 
     def _theme_changed(self) -> None:
+        self._ids_of = None  # their colours are baked in
         if self._shown is not None:
             self.call_after_refresh(self.show_run, *self._shown, keep_scroll=True)
 
@@ -183,6 +229,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-labels", "")
         self._set("run-fields", "")
         self.query_one("#run-ids").display = False
+        self._ids_of = None
         self._show_text_fields({})
 
     def _heading(self, store: RunStore, row: int, *extra: tuple[str, str]) -> Content:
@@ -192,7 +239,7 @@ class RunDetail(VerticalScroll, can_focus=True):
             (f" {STAGE_TITLES[code].upper()} ", _c(STAGE_CLASSES[code])),
             *extra,
             "  ",
-            (visible(run_id), _c("heading")) if run_id else ("(no id)", _c("muted")),
+            (visible(cut(run_id, MAX_ID)), _c("heading")) if run_id else ("(no id)", _c("muted")),
             (f"  line {store.lines[row]}", _c("muted")),
         )
 
@@ -201,6 +248,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-heading", self._heading(store, row))
         self._set("run-reason", invalid_reason(error.line, error.detail))
         self.query_one("#run-ids").display = False
+        self._ids_of = None
         self._show_text_fields({})
         self._set("run-labels", "")
         fields = [field_line("error", error.kind)]
@@ -210,7 +258,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-fields", Content("").join(fields).rstrip())
 
     def _show_valid(self, store: RunStore, review: Review | None, row: int) -> None:
-        raw = store.run_object(row)  # mapped fields under their own names
+        raw = self._run_object(store, row)
         label = review.label(row) if review is not None else raw.get("correct")
         label = label if isinstance(label, bool) else None
         code = store.stage[row]
@@ -219,9 +267,18 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-heading", self._heading(store, row, *extra))
         self._set("run-reason", reason(store.diagnosis(row), label, raw.get("correct", ABSENT)))
         self._show_text_fields(raw)
-        self._show_ids(raw.get("required"), raw.get("context"))
+        if self._ids_of is None or self._ids_of[0] is not store or self._ids_of[1] != row:
+            self._show_ids(raw.get("required"), raw.get("context"))
+            self._ids_of = (store, row)
         self._set("run-labels", self._labels(raw, review, row))
         self._set("run-fields", self._fields(raw))
+
+    def _run_object(self, store: RunStore, row: int) -> dict[str, Any]:
+        """The run's fields, mapped ones under their own names; parsed once while shown."""
+        parsed = self._parsed
+        if parsed is None or parsed[0] is not store or parsed[1] != row:
+            parsed = self._parsed = (store, row, store.run_object(row))
+        return parsed[2]
 
     def _show_ids(self, required: list[str] | None, context: list[str] | None) -> None:
         """Required and supplied IDs side by side, each marked against the other list."""

@@ -16,6 +16,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -40,8 +41,8 @@ COLUMNS = (
     ("label", 9, False),
     ("from", 8, False),
     ("miss", 4, True),
-    ("req", 3, True),
-    ("sup", 3, True),
+    ("req", 4, True),
+    ("sup", 4, True),
     ("", 1, False),
     ("question", 0, False),
 )
@@ -51,11 +52,31 @@ def fit(text: str, width: int, right: bool = False) -> str:
     """`text` padded or cut (with an ellipsis) to exactly `width` cells."""
     if width <= 0:
         return ""
+    if len(text) > 4 * width:  # measure only the front of a long text (a question may be 10 MB)
+        return set_cell_size(text[: 4 * width], width - 1) + "…"
     length = cell_len(text)
     if length > width:
         return set_cell_size(text, width - 1) + "…"
     pad = " " * (width - length)
     return pad + text if right else text + pad
+
+
+def shown(text: str, limit: int = 4000) -> str:
+    """The front of untrusted `text`, made safe: enough for any cell, cheap on a 10 MB one."""
+    return visible(text[:limit])
+
+
+def count(n: int) -> str:
+    """A count in at most four cells: exact to 9999, then 10k, 999k, 1.2M, 12M, 1.2G (rounded down)."""
+    if n < 10_000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n // 1_000}k"
+    unit, size = ("M", 1_000_000) if n < 1_000_000_000 else ("G", 1_000_000_000)
+    if n < 10 * size:
+        tenths = n * 10 // size
+        return f"{tenths // 10}.{tenths % 10}{unit}"
+    return f"{n // size}{unit}"  # the store counts in 32 bits: at most 4.2G
 
 
 class RunTable(ScrollView, can_focus=True):
@@ -103,6 +124,7 @@ class RunTable(ScrollView, can_focus=True):
         self._id_width = 4
         self._widths_seen = 0
         self._last_posted: int | None = -1
+        self._wrapped: tuple[tuple[str, int], list[str]] = (("", -1), [])
 
     # -- state in -------------------------------------------------------------
 
@@ -157,15 +179,24 @@ class RunTable(ScrollView, can_focus=True):
         new = store.ids[self._widths_seen :]
         longest = max(map(len, new), default=0)
         if longest > self._id_width:
-            longest = max(cell_len(visible(i)) for i in new if len(i) >= self._id_width)
+            longest = max(cell_len(shown(i, 4 * MAX_ID_WIDTH)) for i in new if len(i) >= self._id_width)
         self._id_width = max(self._id_width, min(longest, MAX_ID_WIDTH))
         self._widths_seen = len(store)
 
+    def _message_lines(self, width: int) -> list[str]:
+        """The empty message wrapped to `width`: a failed load's reason carries a long path."""
+        key = (self.empty_message, width)
+        if self._wrapped[0] != key:
+            lines = Content(visible(self.empty_message)).wrap(max(1, width - 2))
+            self._wrapped = (key, [f" {line.plain}" for line in lines])
+        return self._wrapped[1]
+
     def _update_virtual_size(self) -> None:
-        # The header, then a line per run (or one for the empty message).
-        height = max(len(self.rows), 1) + 1
+        # The header, then a line per run (or the lines of the empty message).
+        width = self.scrollable_content_region.width
+        height = (len(self.rows) or len(self._message_lines(width))) + 1
         grew_or_shrank = height != self.virtual_size.height
-        self.virtual_size = Size(self.scrollable_content_region.width, height)
+        self.virtual_size = Size(width, height)
         if grew_or_shrank and self.styles.height is not None and self.styles.height.is_auto:
             self.refresh(layout=True)  # the narrow layout sizes the table to its runs
 
@@ -240,10 +271,12 @@ class RunTable(ScrollView, can_focus=True):
         if y == 0:
             return self._header(width)
         index = round(self.scroll_offset.y) + y - 1
-        if not self.rows or index >= len(self.rows):
-            if not self.rows and y == 1:
-                text = fit(f" {self.empty_message}", width)
-                return Strip([Segment(text, base + self._style("muted"))], width)
+        if not self.rows:
+            message = self._message_lines(width)
+            if index < len(message):
+                return Strip([Segment(fit(message[index], width), base + self._style("muted"))], width)
+            return Strip.blank(width, base)
+        if index >= len(self.rows):
             return Strip.blank(width, base)
         cells = self._cells(self.rows[index])
         if index == self.cursor:
@@ -279,7 +312,7 @@ class RunTable(ScrollView, can_focus=True):
             run_id = store.ids[row]
             return [
                 ("", none),
-                (visible(run_id), none) if run_id else ("—", muted),
+                (shown(run_id), none) if run_id else ("—", muted),
                 stage,
                 ("", none),
                 ("", none),
@@ -287,7 +320,7 @@ class RunTable(ScrollView, can_focus=True):
                 ("", none),
                 ("", none),
                 ("", none),
-                (visible(f"line {error.line}: {error.detail}"), muted),
+                (shown(f"line {error.line}: {error.detail}"), muted),
             ]
         if review is None:  # still loading: the file's labels
             label = label_value(store.file_label[row])
@@ -304,13 +337,13 @@ class RunTable(ScrollView, can_focus=True):
         n_missing = len(store.missing.get(row, ()))
         return [
             ((mark or " ") + noted, self._style("unsaved") if mark == "!" else self._style("reviewer")),
-            (visible(store.ids[row]), none),
+            (shown(store.ids[row]), none),
             stage,
             (label_word(label), label_style if label is not None else muted),
             (source, self._style("reviewer") if source == "reviewer" else muted),
-            (str(n_missing) if n_missing else "·", none if n_missing else muted),
-            (str(store.n_required[row]), none),
-            (str(store.n_context[row]), none),
+            (count(n_missing) if n_missing else "·", none if n_missing else muted),
+            (count(store.n_required[row]), none),
+            (count(store.n_context[row]), none),
             (LUCKY_MARK if lucky else "", self._style("lucky")),
-            (visible(store.questions[row]), none),
+            (shown(store.questions[row]), none),
         ]

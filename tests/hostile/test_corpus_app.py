@@ -244,11 +244,6 @@ async def test_app_shows_a_run_with_10000_required_ids(case: Case) -> None:
         assert app.is_running
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="UI bug: RunDetail._show_ids lists all 10,000 required and 5,000 supplied IDs as "
-    "one Static each; every redraw re-wraps ~15,000 lines (seconds per key press)",
-)
 @pytest.mark.parametrize("case", ["markup_ids.jsonl"], indirect=True)
 async def test_detail_of_a_run_with_10000_ids_draws_a_bounded_list(case: Case, tmp_path: Path) -> None:
     required, context = ten_thousand_ids()
