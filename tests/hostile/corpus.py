@@ -197,3 +197,16 @@ def is_regular_file(path: Path) -> bool:
         return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
+
+
+# What a refused file's message must say, beyond its name.
+FILE_ERROR_WORDS = {
+    "utf16le_bom.jsonl": "UTF-16",
+    "utf16be_bom.jsonl": "UTF-16",
+    "empty.jsonl": "empty",
+    "whitespace_only.jsonl": "empty",
+    "directory": "directory",
+    "missing_file": "no such file",
+    "no_read_permission": "permission denied",
+    "fifo": "not a regular file",
+}

@@ -31,18 +31,8 @@ from .app_helpers import (
     settled,
     shown_soon,
 )
-from .corpus import FILES, GENERATED, Case, is_safe_for_terminal, ten_thousand_ids
+from .corpus import FILE_ERROR_WORDS, FILES, GENERATED, Case, is_safe_for_terminal, ten_thousand_ids
 
-FILE_ERROR_WORDS = {
-    "utf16le_bom.jsonl": "UTF-16",
-    "utf16be_bom.jsonl": "UTF-16",
-    "empty.jsonl": "empty",
-    "whitespace_only.jsonl": "empty",
-    "directory": "directory",
-    "missing_file": "no such file",
-    "no_read_permission": "permission denied",
-    "fifo": "not a regular file",
-}
 REFUSED = [name for name, spec in GENERATED.items() if spec["expect"] == "file-error"]
 
 

@@ -29,6 +29,7 @@ from ragdiag_tui.text import visible
 from .corpus import (
     ALL_NAMES,
     BUILDERS,
+    FILE_ERROR_WORDS,
     GENERATED,
     READABLE_NAMES,
     Case,
@@ -38,17 +39,6 @@ from .corpus import (
 )
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-# What a refused file's message must say, beyond its name.
-FILE_ERROR_WORDS = {
-    "utf16le_bom.jsonl": "UTF-16",
-    "utf16be_bom.jsonl": "UTF-16",
-    "empty.jsonl": "empty",
-    "whitespace_only.jsonl": "empty",
-    "directory": "directory",
-    "missing_file": "no such file",
-    "no_read_permission": "permission denied",
-    "fifo": "not a regular file",
-}
 
 corpus = pytest.mark.parametrize("case", ALL_NAMES, indirect=True)
 
