@@ -92,16 +92,16 @@ def write_diagnoses(path: str, out: BinaryIO, field_map: FieldMap | None = None)
 def _write_split(path: str, split: int, out: BinaryIO, field_map: FieldMap | None) -> Stats:
     size = os.path.getsize(path)
     try:
-        helper = parallel.start_helper(path, split, size, field_map, "diagnose")
+        helper = parallel.Helper(path, split, size, field_map, "diagnose")
     except OSError:
         return _write(read_runs(path, field_map=field_map), out)
     builder = _Builder(field_map)
     part = None
     try:
         stats = _write(read_runs(path, field_map=field_map, builder=builder, stop_at=split), out)
-        part = parallel.receive(helper)
+        part = helper.receive()
     finally:
-        parallel.stop_helper(helper)
+        helper.stop()
     if part is None:  # the helper failed: its part is read here, as one pass would
         stats.merge(_write(read_lines_range(path, split, size, builder), out))
         return stats

@@ -12,6 +12,7 @@ reason, this process reads its part itself.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import operator
 import os
@@ -37,7 +38,6 @@ PROVISIONAL = "\x1f#"  # prefix of the helper's names for unnamed runs, until th
 _SEPARATOR = "\x00"
 PART_FOLDER = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
 PART_PREFIX = "ragdiag-part-"
-PART_PREFIX_PATH = os.path.join(PART_FOLDER, PART_PREFIX)
 LINES_SUFFIX = ".lines"  # the diagnose helper's output, beside its packed part
 
 Announce = Callable[[int], bool]
@@ -75,7 +75,7 @@ def load(
         return
     size = os.path.getsize(store.path)
     try:
-        helper = start_helper(store.path, split, size, store.field_map, "store")
+        helper = Helper(store.path, split, size, store.field_map, "store")
     except OSError:  # no new processes here: one pass it is
         store.extend(_read_runs(store.path, progress, store.field_map), announce)
         return
@@ -92,9 +92,9 @@ def load(
             announce,
         )
         if complete:
-            part = receive(helper)
+            part = helper.receive()
     finally:
-        stop_helper(helper)
+        helper.stop()
     if not complete:
         return
     if part is None:
@@ -108,67 +108,82 @@ def load(
         announce(len(store))
 
 
-def start_helper(
-    path: str, start: int, end: int, field_map: FieldMap | None, mode: str
-) -> subprocess.Popen[bytes]:
-    """A fresh interpreter running this module's `__main__` on the later part.
+class Helper:
+    """A helper process and the files it hands its part over in.
 
-    `mode` says what it makes of the part: "store" (a packed RunStore) or
-    "diagnose" (the `diagnose` command's lines, in a file of their own).
-
-    Not multiprocessing: its "spawn" imports the caller's main module again, which
-    runs the caller's program a second time wherever that module is unguarded.
+    This process names the files, so it can always remove them: when the part is
+    read, when the helper is stopped, and at exit if loading was cut short (an app
+    quit in the middle of a load). A helper whose parent is gone removes them itself.
     """
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
-    helper = subprocess.Popen(
-        [sys.executable, "-m", "ragdiag_tui.parallel", mode, path, str(start), str(end)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    assert helper.stdin is not None
-    try:
-        helper.stdin.write(pickle.dumps(field_map))
-        helper.stdin.close()
-    except OSError:
-        helper.kill()
-        raise
-    return helper
 
+    def __init__(self, path: str, start: int, end: int, field_map: FieldMap | None, mode: str) -> None:
+        fd, self.part_path = tempfile.mkstemp(prefix=PART_PREFIX, dir=PART_FOLDER)
+        os.close(fd)
+        self.lines_path = self.part_path + LINES_SUFFIX
+        self.received = False
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+        argv = [mode, path, str(start), str(end), self.part_path, str(os.getpid())]
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "ragdiag_tui.parallel", *argv],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+        except OSError:
+            self._remove(self.part_path)
+            raise
+        _LIVE.add(self)
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(pickle.dumps(field_map))
+            self.process.stdin.close()
+        except OSError:
+            self.stop()
+            raise
 
-def receive(helper: subprocess.Popen[bytes]) -> dict[str, Any] | None:
-    """The helper's packed part, or None if it failed."""
-    assert helper.stdout is not None
-    answer = helper.stdout.readline().decode("utf-8", "replace").strip()
-    if not answer.startswith(PART_PREFIX_PATH):
-        return None
-    try:
-        with open(answer, "rb") as handle:
-            return pickle.loads(handle.read())
-    except (OSError, pickle.UnpicklingError, EOFError):
-        return None
-    finally:
+    def receive(self) -> dict[str, Any] | None:
+        """The helper's packed part, or None if it failed."""
+        assert self.process.stdout is not None
+        answer = self.process.stdout.readline().strip()
+        if answer != b"ok":
+            return None
+        try:
+            with open(self.part_path, "rb") as handle:
+                part = pickle.loads(handle.read())
+        except (OSError, pickle.UnpicklingError, EOFError):
+            return None
+        self.received = True  # the diagnose lines file is now the caller's to remove
+        return part
+
+    def stop(self) -> None:
+        """End the helper if it still runs, and remove what it wrote that is not needed."""
+        _LIVE.discard(self)
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self._remove(self.part_path)
+        if not self.received:
+            self._remove(self.lines_path)
+
+    @staticmethod
+    def _remove(path: str) -> None:
         with contextlib.suppress(OSError):
-            os.unlink(answer)
+            os.unlink(path)
 
 
-def stop_helper(helper: subprocess.Popen[bytes]) -> None:
-    """End the helper if it still runs, and remove a part it wrote that nobody read."""
-    if helper.poll() is None:
-        helper.kill()
-    helper.wait()
-    if helper.stdout is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        answer = helper.stdout.read().decode("utf-8", "replace").strip()
-        helper.stdout.close()
-        if answer.startswith(PART_PREFIX_PATH):
-            for leftover in (answer, answer + LINES_SUFFIX):
-                with contextlib.suppress(OSError):
-                    os.unlink(leftover)
+_LIVE: set[Helper] = set()
+
+
+@atexit.register
+def _stop_live_helpers() -> None:
+    for helper in list(_LIVE):
+        helper.stop()
 
 
 def _pack_part(path: str, start: int, end: int, field_map: FieldMap | None) -> dict[str, Any]:
@@ -318,22 +333,24 @@ def _make_duplicate(store: RunStore, builder: _Builder, row: int, run_id: str, f
 
 
 def _helper_main(argv: list[str]) -> None:
-    """python -m ragdiag_tui.parallel MODE FILE START END, the field map pickled on stdin.
-
-    Prints the path of the file the part went to, or a line saying it failed.
-    """
-    mode, path, start, end = argv[0], argv[1], int(argv[2]), int(argv[3])
+    """python -m ragdiag_tui.parallel MODE FILE START END PART PARENT_PID, the field map
+    pickled on stdin. Writes the part to the file PART and prints "ok"."""
+    mode, path, start, end, part_path, parent = argv[0], argv[1], int(argv[2]), int(argv[3]), argv[4], argv[5]
     field_map = pickle.load(sys.stdin.buffer)
-    fd, name = tempfile.mkstemp(prefix=PART_PREFIX, dir=PART_FOLDER)
     if mode == "diagnose":
         from .batch import write_part
 
-        result = write_part(path, start, end, field_map, name + LINES_SUFFIX)
+        result = write_part(path, start, end, field_map, part_path + LINES_SUFFIX)
     else:
         result = _pack_part(path, start, end, field_map)
-    with os.fdopen(fd, "wb") as handle:
+    with open(part_path, "wb") as handle:
         pickle.dump(result, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    print(name, flush=True)
+    if str(os.getppid()) != parent:  # the parent is gone: nobody will read or remove these
+        for leftover in (part_path, part_path + LINES_SUFFIX):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+        return
+    print("ok", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -81,26 +82,51 @@ def test_two_processes_build_the_same_store_as_one_pass(tmp_path: Path, seed: in
 def test_a_failed_helper_leaves_the_part_to_this_process(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "runs.jsonl"
     path.write_text("\n".join(tricky_lines(300, 9)) + "\n")
-
-    def failing_helper(*args: object) -> subprocess.Popen[bytes]:
-        code = "import sys; sys.stdin.read(); print('failed: boom')"
-        return subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE
-        )
-
-    monkeypatch.setattr(parallel, "start_helper", failing_helper)
+    monkeypatch.setattr(parallel.Helper, "receive", lambda helper: None)
     split = RunStore(path)
     parallel.load(split, min_bytes=1)
     assert columns(split) == columns(RunStore.load(path))
 
 
+def leftovers() -> set[Path]:
+    return set(Path(parallel.PART_FOLDER).glob(parallel.PART_PREFIX + "*"))
+
+
+DRIVER = """
+import sys, time
+from ragdiag_tui import parallel
+from ragdiag_tui.store import RunStore
+real = parallel._read_runs
+def stalled(*args, **kwargs):
+    print("ready", flush=True)
+    time.sleep(60)
+    yield from real(*args, **kwargs)
+parallel._read_runs = stalled
+parallel.load(RunStore(sys.argv[1]), min_bytes=1)
+"""
+
+
+def test_a_killed_parent_leaves_no_part_behind(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_text("\n".join(tricky_lines(3000, 13)) + "\n")
+    before = leftovers()
+    parent = subprocess.Popen([sys.executable, "-c", DRIVER, str(path)], stdout=subprocess.PIPE)
+    assert parent.stdout is not None and parent.stdout.readline() == b"ready\n"
+    parent.kill()  # SIGKILL: no atexit, no cleanup in the parent
+    parent.wait()
+    deadline = time.monotonic() + 20
+    while leftovers() != before and time.monotonic() < deadline:
+        time.sleep(0.1)  # the helper finishes its part, sees its parent gone and cleans up
+    assert leftovers() == before
+
+
 def test_the_helper_leaves_no_file_behind(tmp_path: Path) -> None:
     path = tmp_path / "runs.jsonl"
     path.write_text("\n".join(tricky_lines(300, 11)) + "\n")
-    before = set(Path(parallel.PART_FOLDER).glob(parallel.PART_PREFIX + "*"))
+    before = leftovers()
     parallel.load(RunStore(path), min_bytes=1)
     parallel.load(RunStore(path), announce=lambda rows: False, min_bytes=1)
-    assert set(Path(parallel.PART_FOLDER).glob(parallel.PART_PREFIX + "*")) == before
+    assert leftovers() == before
 
 
 def test_small_files_and_other_formats_are_read_in_one_pass(tmp_path: Path) -> None:
