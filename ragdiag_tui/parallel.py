@@ -46,7 +46,10 @@ Announce = Callable[[int], bool]
 
 def split_point(path: str, field_map: FieldMap | None = None, min_bytes: int | None = None) -> int | None:
     """A line start near the middle of a big JSON Lines file, or None to read it in one pass."""
-    size = os.path.getsize(path)
+    try:
+        size = os.path.getsize(path)
+    except OSError:  # the one-pass reader says what is wrong with the file
+        return None
     if size < (MIN_BYTES if min_bytes is None else min_bytes) or (os.cpu_count() or 1) < 2:
         return None
     head_end = json_lines_head(path, field_map)
@@ -82,8 +85,8 @@ def load(
     builder = _Builder(store.field_map)
 
     def first_part_progress(done: int, total: int) -> None:
-        if progress is not None:  # this part is about half of the work
-            progress(min(done, split) * size // split // 2, size)
+        if progress is not None:  # this part is most of the wait; the join is the rest
+            progress(min(done, split) * size * 9 // (split * 10), size)
 
     complete, part = False, None
     try:
