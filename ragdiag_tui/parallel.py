@@ -20,6 +20,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+import time
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -120,6 +121,7 @@ class Helper:
     """
 
     def __init__(self, path: str, start: int, end: int, field_map: FieldMap | None, mode: str) -> None:
+        _sweep_stale()
         fd, self.part_path = tempfile.mkstemp(prefix=PART_PREFIX, dir=PART_FOLDER)
         os.close(fd)
         self.lines_path = self.part_path + LINES_SUFFIX
@@ -181,6 +183,18 @@ class Helper:
 
 
 _LIVE: set[Helper] = set()
+STALE_AFTER = 3600  # seconds; a part lives for the seconds of one load
+
+
+def _sweep_stale() -> None:
+    """Remove parts left by processes killed together with their helper (a closed terminal)."""
+    cutoff = time.time() - STALE_AFTER
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(PART_FOLDER):
+            if entry.name.startswith(PART_PREFIX):
+                with contextlib.suppress(OSError):
+                    if entry.stat().st_mtime < cutoff:
+                        os.unlink(entry.path)
 
 
 @atexit.register

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -158,3 +159,21 @@ def test_diagnose_on_two_cores_writes_what_one_pass_writes(tmp_path: Path, monke
     assert two_parts.getvalue() == one_pass.getvalue()
     assert split.to_json() == single.to_json()
     assert split.summary() == single.summary()
+
+
+def test_parts_left_by_a_closed_terminal_are_swept(tmp_path: Path) -> None:
+    stale = Path(parallel.PART_FOLDER) / (parallel.PART_PREFIX + "stale-test")
+    fresh = Path(parallel.PART_FOLDER) / (parallel.PART_PREFIX + "fresh-test")
+    stale.write_bytes(b"x")
+    fresh.write_bytes(b"x")
+    old = time.time() - parallel.STALE_AFTER - 60
+    os.utime(stale, (old, old))
+    try:
+        path = tmp_path / "runs.jsonl"
+        path.write_text("\n".join(tricky_lines(300, 17)) + "\n")
+        parallel.load(RunStore(path), min_bytes=1)
+        assert not stale.exists()
+        assert fresh.exists()  # another load's part, perhaps in use
+    finally:
+        stale.unlink(missing_ok=True)
+        fresh.unlink(missing_ok=True)
