@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any
@@ -31,7 +31,7 @@ from .loading import LoadError, Progress, _Builder, json_lines_head, read_lines_
 from .loading import read_runs as _read_runs
 from .mapping import FieldMap
 from .rule import InvalidRun
-from .store import L_NONE, S_INVALID, RunStore, error_search_text
+from .store import L_NONE, S_INVALID, Announce, RunStore, error_search_text
 
 MIN_BYTES = 48 << 20  # below this a helper process costs more than it saves
 SHARE = 0.58  # of the file for this process; the helper also pays for starting up and packing
@@ -40,9 +40,6 @@ _SEPARATOR = "\x00"
 PART_FOLDER = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
 PART_PREFIX = "ragdiag-part-"
 LINES_SUFFIX = ".lines"  # the diagnose helper's output, beside its packed part
-
-Announce = Callable[[int], bool]
-"""Called with the number of rows in the store now and then; False stops the loading."""
 
 
 def split_point(path: str, field_map: FieldMap | None = None, min_bytes: int | None = None) -> int | None:
@@ -81,7 +78,7 @@ def load(
     try:
         helper = Helper(store.path, split, size, store.field_map, "store")
     except OSError:  # no new processes here: one pass it is
-        store.extend(_read_runs(store.path, progress, store.field_map), announce)
+        load(store, progress, announce, min_bytes=size + 1)
         return
     builder = _Builder(store.field_map)
 

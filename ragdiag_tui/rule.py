@@ -102,8 +102,3 @@ def diagnose_fields(required: list[str] | None, context: list[str] | None, label
 def stage_of(diagnosis: Mapping[str, Any]) -> str:
     """One word for a diagnosis: its stage, or `answer-label` for the label error."""
     return diagnosis.get("stage") or diagnosis["error"]
-
-
-def is_lucky(diagnosis: Mapping[str, Any], label: object) -> bool:
-    """A lucky answer: labelled correct, yet evidence is missing."""
-    return label is True and diagnosis.get("stage") == RETRIEVAL

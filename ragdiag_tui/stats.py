@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .loading import Record, Run
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
 from .text import visible
 
 STAGE_ORDER = (RETRIEVAL, GENERATION, PASS, UNRESOLVED, LABEL_ERROR)
@@ -71,7 +71,7 @@ def record_stats(records: Iterable[Record]) -> Stats:
         if type(record) is Run:
             diagnosis = record.diagnosis
             stats.add(
-                diagnosis.get("stage") or diagnosis["error"],
+                stage_of(diagnosis),
                 record.label,
                 diagnosis.get("missing", ()),
             )

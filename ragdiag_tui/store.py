@@ -24,7 +24,7 @@ from typing import Any
 from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
 from .mapping import FieldMap
 from .models import RunFields, validate_run
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
 
 # Stage codes, one byte per row.
 STAGES = (RETRIEVAL, GENERATION, PASS, UNRESOLVED, LABEL_ERROR, "invalid")
@@ -51,21 +51,16 @@ def _int_or_infinity(text: str) -> int | float:
 _decode = json.JSONDecoder(parse_int=_int_or_infinity).decode
 
 
-def label_code(value: object) -> int:
-    if value is True:
-        return L_TRUE
-    if value is False:
-        return L_FALSE
-    return L_NONE
-
-
 def label_value(code: int) -> bool | None:
     return True if code == L_TRUE else False if code == L_FALSE else None
 
 
 def stage_code(diagnosis: dict[str, Any]) -> int:
-    return STAGE_CODE[diagnosis.get("stage") or diagnosis["error"]]
+    return STAGE_CODE[stage_of(diagnosis)]
 
+
+Announce = Callable[[int], bool]
+"""Told the number of rows in the store now and then while it loads; False stops the loading."""
 
 ANNOUNCE_FIRST = 500  # rows before the first announcement: a first screenful
 ANNOUNCE_EVERY = 250_000  # rows between later ones
@@ -112,7 +107,7 @@ class RunStore:
         store.extend(read_runs(path, progress, store.field_map))
         return store
 
-    def extend(self, records: Iterable[Record], announce: Callable[[int], bool] | None = None) -> bool:
+    def extend(self, records: Iterable[Record], announce: Announce | None = None) -> bool:
         """Add records as rows. `announce(rows)` is told of the first few hundred rows
         and then of every ANNOUNCE_EVERY more; when it returns False, reading stops and
         extend returns False."""
@@ -130,13 +125,13 @@ class RunStore:
         self._row_of = None
         return complete
 
-    def _extend(self, records: Iterable[Record], announce: Callable[[int], bool] | None) -> bool:
+    def _extend(self, records: Iterable[Record], announce: Announce | None) -> bool:
         # The hot loop of loading: locals only, one append per column.
         ids, lines, stage, file_label = self.ids, self.lines, self.stage, self.file_label
         n_required, n_context = self.n_required, self.n_context
         questions, search_text, missing_of = self.questions, self.search_text, self.missing
         blob, offsets = self._blob, self._offsets
-        stage_code, label_code = STAGE_CODE, _LABEL_CODE
+        stage_code, label_codes = STAGE_CODE, _LABEL_CODE
         next_announce = len(ids) + ANNOUNCE_FIRST if announce is not None else -1
         for record in records:
             row = len(ids)
@@ -154,7 +149,7 @@ class RunStore:
             missing = diagnosis.get("missing")
             stage.append(stage_code[diagnosis.get("stage") or diagnosis["error"]])
             label = record.label
-            file_label.append(label_code.get(label, L_NONE) if label.__class__ is bool else L_NONE)
+            file_label.append(label_codes.get(label, L_NONE) if label.__class__ is bool else L_NONE)
             required = record.required or ()
             context = record.context or ()
             n_required.append(len(required))
