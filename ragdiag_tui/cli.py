@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
-from .mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
+from .core.mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve")
@@ -205,7 +205,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _err(message: str) -> None:
-    from .text import visible
+    from .core.text import visible
 
     print(f"ragdiag-tui: {visible(message)}", file=sys.stderr)
 
@@ -224,13 +224,13 @@ def _dumps(obj: Any, **options: Any) -> str:
 
 
 def run_diagnose(args: argparse.Namespace) -> int:
-    from .batch import diagnose_file
+    from .core.batch import diagnose_file
 
     return diagnose_file(args.file, args.output, args.field_map)
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .loading import NO_EXPECTED, Run, read_runs
+    from .core.loading import NO_EXPECTED, Run, read_runs
 
     checked: list[str] = []
     failures = 0
@@ -259,8 +259,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from .loading import read_runs
-    from .stats import format_table, record_stats
+    from .core.loading import read_runs
+    from .core.stats import format_table, record_stats
 
     stats = record_stats(read_runs(args.file, field_map=args.field_map))
     if args.json:
@@ -271,10 +271,10 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .export import ExportError, export_runs, format_for_path
-    from .journal import Journal, JournalError, journal_path
-    from .review import Review
-    from .store import RunStore
+    from .core.export import ExportError, export_runs, format_for_path
+    from .core.journal import Journal, JournalError, journal_path
+    from .core.review import Review
+    from .core.store import RunStore
 
     store = RunStore.load(args.file, field_map=args.field_map)
     try:
@@ -300,8 +300,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from .app import create_app
-    from .loading import _open_checked
+    from .core.loading import _open_checked
+    from .ui.app import create_app
 
     # Refuse an unreadable file before the screen switches to the app.
     handle, _ = _open_checked(args.file)
@@ -329,7 +329,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from .loading import FileError
+    from .core.loading import FileError
 
     try:
         return HANDLERS[args.command](args)

@@ -14,7 +14,7 @@ import shlex
 import socket
 import sys
 
-from .mapping import FieldMap
+from .core.mapping import FieldMap
 
 EXIT_OK, EXIT_UNREADABLE = 0, 2
 
@@ -55,7 +55,7 @@ def serve(
     Returns an exit status: 0 after Ctrl+C, 2 when the file cannot be read, the
     `serve` extra is missing, or the address cannot be bound.
     """
-    from .loading import _open_checked
+    from .core.loading import _open_checked
 
     # Refuse an unreadable file here, not in every browser page later. Raises FileError.
     handle, _ = _open_checked(path)

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from ragdiag_tui.app import RagdiagApp, create_app
-from ragdiag_tui.screens.review import ReviewScreen
-from ragdiag_tui.screens.statistics import StatisticsScreen
+from ragdiag_tui.ui.app import RagdiagApp, create_app
+from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_runs" / "demo.jsonl"

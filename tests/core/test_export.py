@@ -19,18 +19,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui import atomic, export
+from ragdiag_tui.core import atomic, export
 from ragdiag_tui.cli import main
-from ragdiag_tui.export import (
+from ragdiag_tui.core.export import (
     FORMATS,
     ExportError,
     default_export_path,
     export_runs,
     format_for_path,
 )
-from ragdiag_tui.journal import Journal, journal_path
-from ragdiag_tui.review import Review
-from ragdiag_tui.store import RunStore
+from ragdiag_tui.core.journal import Journal, journal_path
+from ragdiag_tui.core.review import Review
+from ragdiag_tui.core.store import RunStore
 
 HOSTILE = Path(__file__).resolve().parents[1] / "data" / "hostile"
 NO_REVIEW = {"reviewer": None, "reviewed_at": None, "note": None}
@@ -403,9 +403,9 @@ def test_a_new_export_file_gets_the_usual_permissions(run_file: Path, tmp_path: 
 KILLED_CHILD = textwrap.dedent(
     """
     import os, sys, time
-    from ragdiag_tui.export import export_runs
-    from ragdiag_tui.review import Review
-    from ragdiag_tui.store import RunStore
+    from ragdiag_tui.core.export import export_runs
+    from ragdiag_tui.core.review import Review
+    from ragdiag_tui.core.store import RunStore
 
     store = RunStore.load(sys.argv[1])
 
@@ -625,7 +625,7 @@ def test_unicode_line_separators_never_split_a_json_line(tmp_path: Path, fmt: st
 
 
 def test_every_hostile_file_that_loads_exports_in_every_format(tmp_path: Path) -> None:
-    from ragdiag_tui.loading import FileError
+    from ragdiag_tui.core.loading import FileError
 
     exported = 0
     for path in sorted(HOSTILE.glob("*.json*")):
@@ -693,7 +693,7 @@ def test_cli_export_that_cannot_write_says_why_and_exits_2(
 
 def test_export_imports_neither_textual_nor_rich() -> None:
     code = (
-        "import sys, ragdiag_tui.export; "
+        "import sys, ragdiag_tui.core.export; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

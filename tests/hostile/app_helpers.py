@@ -6,9 +6,9 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from ragdiag_tui.app import RagdiagApp
-from ragdiag_tui.screens.review import ReviewScreen
-from ragdiag_tui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.app import RagdiagApp
+from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.widgets.run_detail import RunDetail
 
 SIZE = (100, 30)
 

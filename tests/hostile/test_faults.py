@@ -28,16 +28,16 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
-from ragdiag_tui import atomic
-from ragdiag_tui.app import create_app
+from ragdiag_tui.core import atomic
 from ragdiag_tui.cli import main
-from ragdiag_tui.export import ExportError, export_runs
-from ragdiag_tui.journal import Entry, Journal, JournalError, journal_path, utc_now
-from ragdiag_tui.review import Review
-from ragdiag_tui.screens.confirm import ConfirmDialog
-from ragdiag_tui.screens.export import ExportDialog
-from ragdiag_tui.screens.review import ReviewScreen
-from ragdiag_tui.store import RunStore
+from ragdiag_tui.core.export import ExportError, export_runs
+from ragdiag_tui.core.journal import Entry, Journal, JournalError, journal_path, utc_now
+from ragdiag_tui.core.review import Review
+from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.ui.app import create_app
+from ragdiag_tui.ui.screens.confirm import ConfirmDialog
+from ragdiag_tui.ui.screens.export import ExportDialog
+from ragdiag_tui.ui.screens.review import ReviewScreen
 
 from .app_helpers import (
     SIZE,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.app import RagdiagApp, create_app
+from ragdiag_tui.ui.app import RagdiagApp, create_app
 
 from .helpers import DEMO, REVIEW_RUNS
 

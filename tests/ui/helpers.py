@@ -6,10 +6,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from ragdiag_tui.app import RagdiagApp
-from ragdiag_tui.screens.review import ReviewScreen
-from ragdiag_tui.widgets.run_detail import RunDetail
-from ragdiag_tui.widgets.run_table import RunTable
+from ragdiag_tui.ui.app import RagdiagApp
+from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.run_table import RunTable
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REVIEW_RUNS = DATA / "review_runs.jsonl"

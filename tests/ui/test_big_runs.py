@@ -13,10 +13,10 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Static
 
-from ragdiag_tui.app import create_app
-from ragdiag_tui.export import exported_run
-from ragdiag_tui.widgets.run_detail import LAST_LACKING, MAX_IDS, MAX_VALUE, RunDetail
-from ragdiag_tui.widgets.run_table import count
+from ragdiag_tui.core.export import exported_run
+from ragdiag_tui.ui.app import create_app
+from ragdiag_tui.ui.widgets.run_detail import LAST_LACKING, MAX_IDS, MAX_VALUE, RunDetail
+from ragdiag_tui.ui.widgets.run_table import count
 
 from .helpers import SIZE, detail_text, loaded, table_lines
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragdiag_tui.explain import ABSENT, describe_label, id_list, invalid_reason, reason
+from ragdiag_tui.core.explain import ABSENT, describe_label, id_list, invalid_reason, reason
 
 
 def test_lucky_answer_sentence_names_the_missing_document() -> None:

@@ -7,12 +7,12 @@ import json
 
 from textual.widgets import Input, OptionList, RadioSet
 
-from ragdiag_tui.app import RagdiagApp
-from ragdiag_tui.screens.export import ExportDialog
-from ragdiag_tui.screens.help import HelpScreen
-from ragdiag_tui.screens.review import ReviewScreen
-from ragdiag_tui.screens.statistics import StatisticsScreen
-from ragdiag_tui.widgets.run_table import RunTable
+from ragdiag_tui.ui.app import RagdiagApp
+from ragdiag_tui.ui.screens.export import ExportDialog
+from ragdiag_tui.ui.screens.help import HelpScreen
+from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.statistics import StatisticsScreen
+from ragdiag_tui.ui.widgets.run_table import RunTable
 
 from .helpers import LUCKY, MARKUP_AB, RETR, SIZE, loaded, screen_text
 

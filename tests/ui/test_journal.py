@@ -6,9 +6,9 @@ import json
 import os
 from pathlib import Path
 
-from ragdiag_tui.app import create_app
-from ragdiag_tui.journal import journal_path
-from ragdiag_tui.store import S_GENERATION
+from ragdiag_tui.core.journal import journal_path
+from ragdiag_tui.core.store import S_GENERATION
+from ragdiag_tui.ui.app import create_app
 
 from .helpers import GEN, LUCKY, PASS, SIZE, detail_text, loaded, screen_text, table, table_lines
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, ProgressBar
 
-from ragdiag_tui.app import RagdiagApp, create_app
-from ragdiag_tui.screens.export import ExportDialog
-from ragdiag_tui.screens.help import HelpScreen
-from ragdiag_tui.screens.statistics import StatisticsScreen
-from ragdiag_tui.widgets.run_detail import RunDetail
-from ragdiag_tui.widgets.stage_bars import BAR_WIDTH, StageBars
+from ragdiag_tui.ui.app import RagdiagApp, create_app
+from ragdiag_tui.ui.screens.export import ExportDialog
+from ragdiag_tui.ui.screens.help import HelpScreen
+from ragdiag_tui.ui.screens.statistics import StatisticsScreen
+from ragdiag_tui.ui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.stage_bars import BAR_WIDTH, StageBars
 
 from .helpers import LUCKY, loaded, screen_text, table
 
@@ -91,7 +91,7 @@ async def test_statistics_list_is_as_tall_as_its_documents_and_the_footer_offers
 
 
 async def test_statistics_heading_says_when_the_list_is_cut(demo_path, monkeypatch) -> None:
-    monkeypatch.setattr("ragdiag_tui.screens.statistics.TOP_DOCUMENTS", 3)
+    monkeypatch.setattr("ragdiag_tui.ui.screens.statistics.TOP_DOCUMENTS", 3)
     app = create_app(demo_path)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ragdiag_tui.app import RagdiagApp
-from ragdiag_tui.widgets.run_table import RunTable
+from ragdiag_tui.ui.app import RagdiagApp
+from ragdiag_tui.ui.widgets.run_table import RunTable
 
 from .helpers import (
     BROKEN,
@@ -123,7 +123,7 @@ async def test_summary_counts_stages_lucky_invalid_and_progress(app: RagdiagApp)
 
 
 async def test_loading_shows_a_progress_bar_then_hides_it(runs_path, tmp_path) -> None:
-    from ragdiag_tui.app import create_app
+    from ragdiag_tui.ui.app import create_app
 
     big = tmp_path / "big.jsonl"
     line = runs_path.read_text().splitlines()[0]
@@ -141,7 +141,7 @@ async def test_loading_shows_a_progress_bar_then_hides_it(runs_path, tmp_path) -
 
 
 async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
-    from ragdiag_tui.app import create_app
+    from ragdiag_tui.ui.app import create_app
 
     app = create_app(runs_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -159,7 +159,7 @@ async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
 
 
 async def test_stage_cells_are_coloured_by_stage(app: RagdiagApp) -> None:
-    from ragdiag_tui.widgets.stages import STAGE_CLASSES, STAGE_TITLES
+    from ragdiag_tui.ui.widgets.stages import STAGE_CLASSES, STAGE_TITLES
 
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)

@@ -6,7 +6,7 @@ then look at the SVGs before committing them.
 
 from __future__ import annotations
 
-from ragdiag_tui.app import create_app
+from ragdiag_tui.ui.app import create_app
 
 from .helpers import loaded, table
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from .mapping import FieldMap
+from ..core.mapping import FieldMap
 from .screens.review import ReviewScreen
 
 

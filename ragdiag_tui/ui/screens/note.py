@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
-from ..text import visible
+from ...core.text import visible
 
 
 class NoteDialog(ModalScreen[str | None]):

@@ -11,12 +11,12 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..journal import JournalError
-from ..review import Review
-from ..store import S_INVALID
+from ...core.journal import JournalError
+from ...core.review import Review
+from ...core.store import S_INVALID
 
 if TYPE_CHECKING:
-    from ..store import RunStore
+    from ...core.store import RunStore
     from ..widgets.run_table import RunTable
 
 

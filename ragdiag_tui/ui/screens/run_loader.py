@@ -14,11 +14,10 @@ from collections.abc import Callable
 
 from textual.message import Message
 
-from .. import parallel
-from ..journal import Journal, JournalError, journal_path
-from ..loading import FileError
-from ..review import Review
-from ..store import ANNOUNCE_FIRST, RunStore
+from ...core.journal import Journal, JournalError, journal_path
+from ...core.loading import FileError, read_runs
+from ...core.review import Review
+from ...core.store import ANNOUNCE_FIRST, RunStore
 
 FIRST_PAINT_PAUSE = 0.05  # seconds the loader yields once the first screenful is in
 
@@ -84,8 +83,7 @@ def load_runs(
         return not cancelled()
 
     try:
-        # A big JSON Lines file is read on two cores; anything else in one pass.
-        parallel.load(store, progress, announce)
+        store.extend(read_runs(store.path, progress, store.field_map), announce)
         post(RowsArrived(len(store)))
     except FileError as exc:
         post(LoadFailed(str(exc)))

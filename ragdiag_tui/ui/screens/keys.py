@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
 
-from ..filtering import VIEWS
+from ...core.filtering import VIEWS
 from ..widgets.run_table import RunTable
 
 if TYPE_CHECKING:

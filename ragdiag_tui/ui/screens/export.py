@@ -19,10 +19,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, RadioButton, RadioSet, Static
 
-from ..export import default_export_path, export_runs
-from ..review import Review
-from ..store import RunStore
-from ..text import visible
+from ...core.export import default_export_path, export_runs
+from ...core.review import Review
+from ...core.store import RunStore
+from ...core.text import visible
 from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"))

@@ -21,11 +21,11 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ..filtering import VIEW_BY_NAME, filter_rows, row_matches
-from ..mapping import FieldMap
-from ..review import Review
-from ..store import STAGE_CODE, RunStore
-from ..text import visible
+from ...core.filtering import VIEW_BY_NAME, filter_rows, row_matches
+from ...core.mapping import FieldMap
+from ...core.review import Review
+from ...core.store import STAGE_CODE, RunStore
+from ...core.text import visible
 from ..widgets.filter_bar import FilterBar
 from ..widgets.run_detail import RunDetail
 from ..widgets.run_table import RunTable

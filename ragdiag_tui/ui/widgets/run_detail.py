@@ -17,14 +17,14 @@ from textual.content import Content, Span
 from textual.style import Style
 from textual.widgets import Static
 
-from ..explain import ABSENT, describe_label, invalid_reason, reason
-from ..store import S_INVALID, S_RETRIEVAL
-from ..text import visible
+from ...core.explain import ABSENT, describe_label, invalid_reason, reason
+from ...core.store import S_INVALID, S_RETRIEVAL
+from ...core.text import visible
 from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
-    from ..review import Review
-    from ..store import RunStore
+    from ...core.review import Review
+    from ...core.store import RunStore
 
 TEXT_FIELDS = ("question", "answer")  # shown near the top, each in its own row
 SHOWN_ELSEWHERE = ("id", "required", "context", "correct", *TEXT_FIELDS)

@@ -9,7 +9,7 @@ from textual import events
 from textual.content import Content
 from textual.widgets import Static
 
-from ..store import S_INVALID
+from ...core.store import S_INVALID
 from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES
 
 GAP = "  "

@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual.content import Content
 from textual.widgets import Static
 
-from ..store import S_INVALID
+from ...core.store import S_INVALID
 from .stages import STAGE_CLASSES, STAGE_TITLES
 
 BAR_WIDTH = 40

@@ -18,11 +18,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..filtering import VIEW_BY_NAME
-from ..review import Review
-from ..stats import Stats
-from ..store import RunStore
-from ..text import visible
+from ...core.filtering import VIEW_BY_NAME
+from ...core.review import Review
+from ...core.stats import Stats
+from ...core.store import RunStore
+from ...core.text import visible
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
 

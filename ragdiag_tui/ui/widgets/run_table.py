@@ -22,13 +22,13 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..store import S_INVALID, S_RETRIEVAL, label_value
-from ..text import visible
+from ...core.store import S_INVALID, S_RETRIEVAL, label_value
+from ...core.text import visible
 from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
-    from ..review import Review
-    from ..store import RunStore
+    from ...core.review import Review
+    from ...core.store import RunStore
 
 MAX_ID_WIDTH = 28
 # (title, width, right-aligned); the id width is set from the data and the

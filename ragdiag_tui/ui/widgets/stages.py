@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..store import STAGES
+from ...core.store import STAGES
 
 # Display words, by stage code (`store.STAGES` order).
 STAGE_TITLES = ("retrieval", "generation", "pass", "unresolved", "label error", "invalid")

@@ -1,0 +1,150 @@
+"""`ragdiag-tui diagnose`: stream a run file to JSON lines of diagnoses.
+
+Memory stays flat whatever the file size: records are written as they are read.
+The only thing that grows is the set of ids seen, which duplicate detection needs.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import sys
+from collections.abc import Iterable
+from typing import Any, BinaryIO
+
+import msgspec
+
+from .atomic import atomic_writer
+from .loading import LoadError, Record, Run, read_runs
+from .mapping import FieldMap
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
+from .stats import Stats
+
+_encoder = msgspec.json.Encoder()
+FLUSH_AT = 1 << 20  # bytes buffered between writes
+
+
+# Valid JSON, but str.splitlines() and older JavaScript end a line at U+0085, U+2028
+# and U+2029: written as \u escapes, as the export writes them. In UTF-8 these byte
+# sequences can only be those characters.
+_LINE_BREAKS = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
+
+
+def _append_line(buffer: bytearray, obj: dict[str, Any]) -> None:
+    start = len(buffer)
+    try:
+        _encoder.encode_into(obj, buffer, -1)
+    except (msgspec.EncodeError, UnicodeEncodeError):  # lone surrogates from \ud800 escapes
+        del buffer[start:]  # msgspec may have written part of the line before failing
+        buffer += json.dumps(obj).encode("ascii")
+    buffer += b"\n"
+
+
+def _escape_breaks(buffer: bytearray) -> bytearray:
+    for raw, escaped in _LINE_BREAKS:
+        if raw in buffer:
+            buffer = buffer.replace(raw, escaped)
+    return buffer
+
+
+def _flush(out: BinaryIO, buffer: bytearray) -> None:
+    out.write(_escape_breaks(buffer))
+
+
+def _error_line(record: LoadError) -> dict[str, Any]:
+    line: dict[str, Any] = {"line": record.line}
+    if record.id is not None:
+        line["id"] = record.id
+    line["error"] = record.kind
+    if record.field:
+        line["field"] = record.field
+    line["detail"] = record.detail
+    return line
+
+
+def write_diagnoses(path: str, out: BinaryIO, field_map: FieldMap | None = None) -> Stats:
+    """Write one line per record of `path` to `out`, in one streaming pass; return the counts.
+
+    `field_map` says where the run fields are when the file uses other names.
+    """
+    # Nothing here forms reference cycles; the cyclic collector would only rescan
+    # the growing set of seen ids again and again.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _write(read_runs(path, field_map=field_map), out)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# Every diagnosis but retrieval's is one of four constant objects: encode each once.
+_CONSTANT_TAILS = {
+    stage: _encoder.encode(diagnosis)[1:]
+    for stage, diagnosis in {
+        GENERATION: {"stage": GENERATION, "missing": []},
+        PASS: {"stage": PASS, "missing": []},
+        UNRESOLVED: {"stage": UNRESOLVED},
+        None: {"error": LABEL_ERROR},
+    }.items()
+}
+
+
+def _append_run(buffer: bytearray, run: Run) -> None:
+    """`{"id": ..., <diagnosis>}` and a newline, byte for byte as encoding the merged dict."""
+    diagnosis = run.diagnosis
+    tail = _CONSTANT_TAILS.get(diagnosis.get("stage"))
+    start = len(buffer)
+    if tail is not None:
+        buffer += b'{"id":'
+        try:
+            _encoder.encode_into(run.id, buffer, -1)
+        except (msgspec.EncodeError, UnicodeEncodeError):
+            del buffer[start:]
+        else:
+            buffer += b","
+            buffer += tail
+            buffer += b"\n"
+            return
+    line = {"id": run.id}
+    line.update(diagnosis)
+    _append_line(buffer, line)
+
+
+def _write(records: Iterable[Record], out: BinaryIO) -> Stats:
+    """Write a line per record."""
+    stats = Stats()
+    stages = stats.stages
+    buffer = bytearray()
+    for record in records:
+        if type(record) is Run:
+            _append_run(buffer, record)
+            diagnosis = record.diagnosis
+            stage = diagnosis.get("stage") or diagnosis["error"]
+            stages[stage] += 1
+            lucky = record.label is True and stage == RETRIEVAL
+            stats.lucky += lucky
+        else:
+            stats.invalid += 1
+            _append_line(buffer, _error_line(record))
+        if len(buffer) > FLUSH_AT:
+            _flush(out, buffer)
+            buffer.clear()
+    _flush(out, buffer)
+    stats.runs = sum(stages.values())
+    return stats
+
+
+def diagnose_file(path: str, output: str | None, field_map: FieldMap | None = None) -> int:
+    """The `diagnose` command: exit 0 all valid, 1 some line invalid."""
+    from .text import visible
+
+    if output is None:
+        stats = write_diagnoses(path, sys.stdout.buffer, field_map)
+        sys.stdout.buffer.flush()
+    else:
+        with atomic_writer(output, protect=path) as out:
+            stats = write_diagnoses(path, out, field_map)
+    print(f"ragdiag-tui: {visible(os.fspath(path))}: {stats.summary()}", file=sys.stderr)
+    return 1 if stats.invalid else 0
