@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui.core import atomic, export
 from ragdiag_tui.cli import main
+from ragdiag_tui.core import atomic, export
 from ragdiag_tui.core.export import (
     FORMATS,
     ExportError,

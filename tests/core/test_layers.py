@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RUN_LINTER = "import sys; sys.path.insert(0, sys.argv.pop(1)); from importlinter.cli import lint_imports_command; lint_imports_command()"
+RUN_LINTER = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from importlinter.cli import lint_imports_command; lint_imports_command()"
+)
 
 
 def lint_imports(repo: Path) -> subprocess.CompletedProcess[str]:

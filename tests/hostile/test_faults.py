@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
-from ragdiag_tui.core import atomic
 from ragdiag_tui.cli import main
+from ragdiag_tui.core import atomic
 from ragdiag_tui.core.export import ExportError, export_runs
 from ragdiag_tui.core.journal import Entry, Journal, JournalError, journal_path, utc_now
 from ragdiag_tui.core.review import Review
