@@ -18,7 +18,7 @@ import msgspec
 from .atomic import atomic_writer
 from .loading import LoadError, Record, Run, read_runs
 from .mapping import FieldMap
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
 from .stats import Stats
 
 _encoder = msgspec.json.Encoder()
@@ -121,7 +121,7 @@ def _write(records: Iterable[Record], out: BinaryIO) -> Stats:
         if type(record) is Run:
             _append_run(buffer, record)
             diagnosis = record.diagnosis
-            stage = diagnosis.get("stage") or diagnosis["error"]
+            stage = stage_of(diagnosis)
             stages[stage] += 1
             lucky = record.label is True and stage == RETRIEVAL
             stats.lucky += lucky

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 
 from .review import Review
-from .store import S_RETRIEVAL, STAGE_CODE, RunStore
+from .stages import S_RETRIEVAL, STAGE_CODE, STAGES
+from .store import RunStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +26,7 @@ class View:
 
 VIEWS = (
     View("a", "all", "All runs"),
-    View("r", "retrieval", "Retrieval"),
-    View("g", "generation", "Generation"),
-    View("p", "pass", "Pass"),
-    View("u", "unresolved", "Unresolved"),
-    View("l", "answer-label", "Label error"),
-    View("i", "invalid", "Invalid lines"),
+    *(View(stage.key, stage.name, stage.view_title) for stage in STAGES),  # one view per stage
     View("L", "lucky", "Lucky answers"),
     View("U", "unreviewed", "Unreviewed"),
     View("R", "reviewed", "Reviewed"),

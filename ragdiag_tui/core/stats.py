@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .loading import Record, Run
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
+from .rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
+from .stages import RULE_STAGE_NAMES
 from .text import visible
 
-STAGE_ORDER = (RETRIEVAL, GENERATION, PASS, UNRESOLVED, LABEL_ERROR)
+STAGE_ORDER = RULE_STAGE_NAMES
 TOP_MISSED = 10
 
 

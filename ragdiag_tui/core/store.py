@@ -24,12 +24,21 @@ from typing import Any
 from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
 from .mapping import FieldMap
 from .models import RunFields, validate_run
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
+from .rule import stage_of
 
-# Stage codes, one byte per row.
-STAGES = (RETRIEVAL, GENERATION, PASS, UNRESOLVED, LABEL_ERROR, "invalid")
-S_RETRIEVAL, S_GENERATION, S_PASS, S_UNRESOLVED, S_LABEL_ERROR, S_INVALID = range(6)
-STAGE_CODE = {name: code for code, name in enumerate(STAGES)}
+# The stage codes live in `stages`; these names stay importable from here too.
+from .stages import (  # noqa: F401
+    S_GENERATION,
+    S_INVALID,
+    S_LABEL_ERROR,
+    S_PASS,
+    S_RETRIEVAL,
+    S_UNRESOLVED,
+    STAGE_CODE,
+    STAGE_NAMES,
+    STAGES,
+    stage_code,
+)
 
 # Label codes, one byte per row: the file's `correct` as the rule reads it.
 L_NONE, L_TRUE, L_FALSE = 0, 1, 2
@@ -53,10 +62,6 @@ _decode = json.JSONDecoder(parse_int=_int_or_infinity).decode
 
 def label_value(code: int) -> bool | None:
     return True if code == L_TRUE else False if code == L_FALSE else None
-
-
-def stage_code(diagnosis: dict[str, Any]) -> int:
-    return STAGE_CODE[stage_of(diagnosis)]
 
 
 Announce = Callable[[int], bool]
@@ -131,7 +136,7 @@ class RunStore:
         n_required, n_context = self.n_required, self.n_context
         questions, search_text, missing_of = self.questions, self.search_text, self.missing
         blob, offsets = self._blob, self._offsets
-        stage_code, label_codes = STAGE_CODE, _LABEL_CODE
+        code_of, label_codes = STAGE_CODE, _LABEL_CODE
         next_announce = len(ids) + ANNOUNCE_FIRST if announce is not None else -1
         for record in records:
             row = len(ids)
@@ -147,7 +152,7 @@ class RunStore:
             lines.append(record.line)
             diagnosis = record.diagnosis
             missing = diagnosis.get("missing")
-            stage.append(stage_code[diagnosis.get("stage") or diagnosis["error"]])
+            stage.append(code_of[stage_of(diagnosis)])
             label = record.label
             file_label.append(label_codes.get(label, L_NONE) if label.__class__ is bool else L_NONE)
             required = record.required or ()
@@ -217,12 +222,12 @@ class RunStore:
         if code == S_INVALID:
             raise ValueError(f"line {self.lines[row]} is not a valid run")
         if code == S_RETRIEVAL:
-            return {"stage": STAGES[code], "missing": list(self.missing[row])}
+            return {"stage": STAGE_NAMES[code], "missing": list(self.missing[row])}
         if code in (S_GENERATION, S_PASS):
-            return {"stage": STAGES[code], "missing": []}
+            return {"stage": STAGE_NAMES[code], "missing": []}
         if code == S_UNRESOLVED:
-            return {"stage": STAGES[code]}
-        return {"error": STAGES[code]}
+            return {"stage": STAGE_NAMES[code]}
+        return {"error": STAGE_NAMES[code]}
 
     def is_valid(self, row: int) -> bool:
         return self.stage[row] != S_INVALID

@@ -159,7 +159,8 @@ async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
 
 
 async def test_stage_cells_are_coloured_by_stage(app: RagdiagApp) -> None:
-    from ragdiag_tui.ui.widgets.stages import STAGE_CLASSES, STAGE_TITLES
+    from ragdiag_tui.core.stages import STAGES
+    from ragdiag_tui.ui.widgets.stages import STAGE_TITLES
 
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
@@ -169,7 +170,7 @@ async def test_stage_cells_are_coloured_by_stage(app: RagdiagApp) -> None:
             code = screen.store.stage[row]
             strip = widget.render_line(1 + row)
             cell = next(seg for seg in strip if seg.text.strip() == STAGE_TITLES[code])
-            expected = widget.get_component_rich_style(f"run-table--{STAGE_CLASSES[code]}")
+            expected = widget.get_component_rich_style(STAGES[code].style_class)
             assert cell.style.color == expected.color, STAGE_TITLES[code]
             colours[code] = cell.style.color
         assert len(set(colours.values())) >= 5  # six stages, retrieval and invalid share red

@@ -18,9 +18,9 @@ from textual.style import Style
 from textual.widgets import Static
 
 from ...core.explain import ABSENT, describe_label, invalid_reason, reason
-from ...core.store import S_INVALID, S_RETRIEVAL
+from ...core.stages import S_INVALID, S_RETRIEVAL
 from ...core.text import visible
-from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES, label_word
+from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word, stage_style
 
 if TYPE_CHECKING:
     from ...core.review import Review
@@ -148,7 +148,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         "run-detail--lucky",
         "run-detail--reviewer",
         "run-detail--unsaved",
-        *(f"run-detail--{name}" for name in STAGE_CLASSES),
+        *STAGE_STYLE_CLASSES,
     }
 
     def compose(self) -> ComposeResult:
@@ -236,7 +236,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         code = store.stage[row]
         run_id = store.ids[row]
         return Content.assemble(
-            (f" {STAGE_TITLES[code].upper()} ", _c(STAGE_CLASSES[code])),
+            (f" {STAGE_TITLES[code].upper()} ", stage_style(code)),
             *extra,
             "  ",
             (visible(cut(run_id, MAX_ID)), _c("heading")) if run_id else ("(no id)", _c("muted")),

@@ -22,9 +22,10 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.store import S_INVALID, S_RETRIEVAL, label_value
+from ...core.stages import S_INVALID, S_RETRIEVAL, STAGES
+from ...core.store import label_value
 from ...core.text import visible
-from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES, label_word
+from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
     from ...core.review import Review
@@ -89,7 +90,7 @@ class RunTable(ScrollView, can_focus=True):
         "run-table--reviewer",
         "run-table--lucky",
         "run-table--unsaved",
-        *(f"run-table--{name}" for name in STAGE_CLASSES),
+        *STAGE_STYLE_CLASSES,
     }
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -304,7 +305,7 @@ class RunTable(ScrollView, can_focus=True):
         store, review = self.store, self.review
         assert store is not None
         code = store.stage[row]
-        stage = (STAGE_TITLES[code], self._style(STAGE_CLASSES[code]))
+        stage = (STAGE_TITLES[code], self.get_component_rich_style(STAGES[code].style_class))
         muted = self._style("muted")
         none = Style()
         if code == S_INVALID:

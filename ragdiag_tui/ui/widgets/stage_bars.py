@@ -8,8 +8,8 @@ from typing import ClassVar
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.store import S_INVALID
-from .stages import STAGE_CLASSES, STAGE_TITLES
+from ...core.stages import STAGES
+from .stages import STAGE_STYLE_CLASSES, stage_style
 
 BAR_WIDTH = 40
 
@@ -19,7 +19,7 @@ class StageBars(Static):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "stage-bars--muted",
-        *(f"stage-bars--{name}" for name in STAGE_CLASSES),
+        *STAGE_STYLE_CLASSES,
     }
 
     def __init__(self, counts: Sequence[int], *, id: str | None = None) -> None:
@@ -35,11 +35,11 @@ class StageBars(Static):
         number_width = max(len(f"{n:,}") for n in counts)
         lines = []
         for code, count in enumerate(counts):
-            title = "invalid lines" if code == S_INVALID else STAGE_TITLES[code]
+            title = STAGES[code].view_title.lower()
             length = round(BAR_WIDTH * count / total)
             if count and not length:
                 length = 1
-            style = f".stage-bars--{STAGE_CLASSES[code]}"
+            style = stage_style(code)
             lines.append(
                 Content.assemble(
                     f"{title:<14}",

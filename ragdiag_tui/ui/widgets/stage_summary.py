@@ -9,8 +9,8 @@ from textual import events
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.store import S_INVALID
-from .stages import LUCKY_MARK, STAGE_CLASSES, STAGE_TITLES
+from ...core.stages import S_INVALID
+from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, stage_style
 
 GAP = "  "
 
@@ -22,7 +22,7 @@ class StageSummary(Static):
         "stage-summary--count",
         "stage-summary--muted",
         "stage-summary--lucky",
-        *(f"stage-summary--{name}" for name in STAGE_CLASSES),
+        *STAGE_STYLE_CLASSES,
     }
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -39,11 +39,11 @@ class StageSummary(Static):
         """Counts per stage code; lucky and reviewed are None until the review is ready."""
         items = [
             Content.assemble(
-                ("● ", f".stage-summary--{name}"),
+                ("● ", stage_style(code)),
                 f"{title} ",
                 (f"{counts[code]:,}", ".stage-summary--count"),
             )
-            for code, (title, name) in enumerate(zip(STAGE_TITLES, STAGE_CLASSES, strict=True))
+            for code, title in enumerate(STAGE_TITLES)
         ]
         runs = sum(counts) - counts[S_INVALID]
         items.append(

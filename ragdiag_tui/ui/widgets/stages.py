@@ -1,20 +1,22 @@
-"""How the UI names stages, and the style class of each; indexed by stage code."""
+"""How the UI shows stages: their titles and style classes come from `core.stages.STAGES`."""
 
 from __future__ import annotations
 
-from ...core.store import STAGES
+from ...core.stages import STAGES, STYLE_CLASSES
 
-# Display words, by stage code (`store.STAGES` order).
-STAGE_TITLES = ("retrieval", "generation", "pass", "unresolved", "label error", "invalid")
-
-# Suffixes of the component classes that colour each stage (see ragdiag.tcss).
-STAGE_CLASSES = ("retrieval", "generation", "pass", "unresolved", "label-error", "invalid")
-
-assert len(STAGE_TITLES) == len(STAGE_CLASSES) == len(STAGES)
+# Every widget that names a stage colours it with the same component class,
+# `stage--<css>`, so each stage's colour is written once, in ragdiag.tcss.
+STAGE_STYLE_CLASSES = STYLE_CLASSES
+STAGE_TITLES = tuple(stage.title for stage in STAGES)
 
 # Marks a lucky answer (labelled correct, required evidence missing) everywhere:
 # the table, the summary, the detail pane and the help screen.
 LUCKY_MARK = "★"
+
+
+def stage_style(code: int) -> str:
+    """The `.stage--x` style of a stage code, for `Content.assemble`."""
+    return "." + STAGES[code].style_class
 
 
 def label_word(label: bool | None) -> str:
