@@ -16,9 +16,6 @@ RUN_LINTER = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
     "from importlinter.cli import lint_imports_command; lint_imports_command()"
 )
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-    "from importlinter.cli import lint_imports_command; lint_imports_command()"
-)
 
 
 def lint_imports(repo: Path) -> subprocess.CompletedProcess[str]:
