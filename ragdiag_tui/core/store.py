@@ -23,6 +23,7 @@ from typing import Any
 
 from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
 from .mapping import FieldMap
+from .metrics import NAN, id_metrics
 from .models import RunFields, validate_run
 from .rule import stage_of
 
@@ -88,6 +89,9 @@ class RunStore:
         self.file_label = bytearray()
         self.n_required = array("I")
         self.n_context = array("I")
+        # RAGAS's ID-based context recall and precision per run; NaN where undefined.
+        self.recall = array("d")
+        self.precision = array("d")
         self.questions: list[str] = []
         self.search_text: list[str] = []
         self.missing: dict[int, tuple[str, ...]] = {}
@@ -134,6 +138,7 @@ class RunStore:
         # The hot loop of loading: locals only, one append per column.
         ids, lines, stage, file_label = self.ids, self.lines, self.stage, self.file_label
         n_required, n_context = self.n_required, self.n_context
+        recall, precision, metrics = self.recall, self.precision, id_metrics
         questions, search_text, missing_of = self.questions, self.search_text, self.missing
         blob, offsets = self._blob, self._offsets
         code_of, label_codes = STAGE_CODE, _LABEL_CODE
@@ -159,6 +164,9 @@ class RunStore:
             context = record.context or ()
             n_required.append(len(required))
             n_context.append(len(context))
+            run_recall, run_precision = metrics(required, context)
+            recall.append(run_recall)
+            precision.append(run_precision)
             question = record.question or ""
             questions.append(question)
             if missing:
@@ -177,6 +185,8 @@ class RunStore:
         self.file_label.append(L_NONE)
         self.n_required.append(0)
         self.n_context.append(0)
+        self.recall.append(NAN)
+        self.precision.append(NAN)
         self.questions.append("")
         self.search_text.append(error_search_text(error))
         self.errors[len(self.ids) - 1] = error

@@ -1,0 +1,348 @@
+"""Document texts: what the required and supplied IDs say, read on demand.
+
+Two sources, looked up in this order:
+
+1. **The run itself.** RAGAS samples carry the texts beside the IDs:
+   `retrieved_contexts` aligned with the supplied IDs and `reference_contexts` with
+   the required IDs (same length, position by position). `run_texts(store, row)`.
+2. **A corpus file**, `--docs FILE`: JSON Lines, CSV (or TSV), or JSON (an array
+   of objects, or an object with a `documents` array), each document with an id
+   and a text field, `id` and `text` unless `--docs-map id=SOURCE --docs-map
+   text=SOURCE` names others (SOURCE as in `--map`: a key, a dotted path, a CSV
+   column).
+
+A JSON Lines or CSV corpus is opened by indexing where each document starts in
+the file (its id and byte offset: the texts are not kept), and a text is read
+from the file when it is asked for, so a corpus of a million documents opens in
+bounded memory. A JSON file is one value and is read whole: use JSON Lines for
+big corpora. A document without a usable id is skipped with a warning naming its
+line; the rest still loads. Asking for an ID the corpus lacks says so
+(`DocText.text` is None and `reason` tells why).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from .mapping import MapSpecError
+from .rule import json_type_name
+from .store import RunStore
+
+DOC_FIELDS = ("id", "text")
+RUN_TEXT_FIELDS = {"context": "retrieved_contexts", "required": "reference_contexts"}
+"""Per ID list of a run, the field of the run holding its texts, position by position (RAGAS's names)."""
+
+MAX_WARNINGS = 100  # listed one by one; beyond that, counted
+
+
+class DocsError(Exception):
+    """A corpus file that cannot be used at all. The message names the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocText:
+    """A document's text, or None with the reason there is none."""
+
+    id: str
+    text: str | None
+    source: str  # "run", the corpus file's name, or "" when nowhere
+    reason: str = ""
+
+
+def parse_docs_map(specs: Sequence[str]) -> dict[str, str]:
+    """`["id=doc_id", "text=body.content"]` -> {"id": "doc_id", "text": "body.content"}.
+
+    Raises MapSpecError for a field other than id and text, or a bad SOURCE."""
+    mapping: dict[str, str] = {}
+    for spec in specs:
+        field, sep, source = spec.partition("=")
+        field = field.strip()
+        if not sep:
+            raise MapSpecError(f"'{spec}': write FIELD=SOURCE, as in text=content")
+        if field not in DOC_FIELDS:
+            raise MapSpecError(f"'{spec}': a document field is one of {', '.join(DOC_FIELDS)}")
+        if not source or "" in source.split("."):
+            raise MapSpecError(f"'{spec}': SOURCE is a key or keys joined by '.', as in text=body.content")
+        mapping[field] = source
+    return mapping
+
+
+class _IdOnly(msgspec.Struct):
+    id: Any = None
+
+
+_NOTHING: Any = object()
+
+
+def read_source(obj: Any, source: str) -> Any:
+    """The value at `source` in a document: the key spelled exactly, else a dotted path
+    into nested objects. `_NOTHING` when absent."""
+    if not isinstance(obj, dict):
+        return _NOTHING
+    if source in obj:
+        return obj[source]
+    value: Any = obj
+    for key in source.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return _NOTHING
+        value = value[key]
+    return value
+
+
+class DocStore:
+    """A corpus of document texts, indexed by id. Open with `DocStore.open(path)`."""
+
+    def __init__(self, path: str, id_source: str = "id", text_source: str = "text") -> None:
+        self.path = path
+        self.format = ""
+        self.warnings: list[str] = []
+        self.skipped = 0
+        self.id_source = id_source
+        self.text_source = text_source
+        self._row_of: dict[str, int] = {}
+        self._starts = array("Q")
+        self._ends = array("Q")
+        self._lines = array("I")
+        self._texts: dict[str, Any] = {}  # JSON: the parsed documents
+        self._header: list[str] = []
+        self._delimiter = ","
+        self._fd: int | None = None
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], docs_map: Mapping[str, str] | None = None) -> DocStore:
+        """Index a corpus file. Raises DocsError when it cannot be read at all."""
+        name = os.fspath(path)
+        docs_map = docs_map or {}
+        store = cls(name, docs_map.get("id", "id"), docs_map.get("text", "text"))
+        try:
+            store._fd = os.open(name, os.O_RDONLY)
+            with open(name, "rb") as handle:
+                store._index(handle)
+        except IsADirectoryError:
+            store.close()
+            raise DocsError(f"{name}: is a folder, not a corpus file") from None
+        except OSError as exc:
+            store.close()
+            raise DocsError(f"{name}: cannot read the corpus ({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            store.close()
+            raise DocsError(f"{name}: not a UTF-8 text file") from None
+        if not store._row_of and not store._texts:
+            store.close()
+            detail = f" ({store.warnings[0]})" if store.warnings else ""
+            raise DocsError(f"{name}: no document with an id{detail}")
+        return store
+
+    def __len__(self) -> int:
+        return len(self._row_of) or len(self._texts)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._row_of or doc_id in self._texts
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    # -- indexing -----------------------------------------------------------
+
+    def _warn(self, line: int, message: str) -> None:
+        self.skipped += 1
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(f"{self.path}, line {line}: {message}")
+
+    def _add(self, doc_id: Any, start: int, end: int, line: int) -> None:
+        if not isinstance(doc_id, str):
+            what = "no" if doc_id is _NOTHING else f"a {json_type_name(doc_id)} for its"
+            self._warn(line, f"skipped ({what} '{self.id_source}' id; ids are strings)")
+            return
+        if doc_id in self._row_of:
+            first = self._lines[self._row_of[doc_id]]
+            self._warn(line, f"skipped (id {doc_id!r} already on line {first})")
+            return
+        self._row_of[doc_id] = len(self._starts)
+        self._starts.append(start)
+        self._ends.append(end)
+        self._lines.append(line)
+
+    def _index(self, handle: io.BufferedReader) -> None:
+        head = handle.read(4096)
+        handle.seek(0)
+        lower = self.path.lower()
+        if lower.endswith((".csv", ".tsv")):
+            self._delimiter = "\t" if lower.endswith(".tsv") else ","
+            self.format = "csv"
+            self._index_csv(handle)
+            return
+        first = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+        if first == b"[" or (first == b"{" and not _first_line_is_object(handle)):
+            self.format = "json"
+            self._load_json(handle)
+            return
+        self.format = "jsonl"
+        self._index_jsonl(handle)
+
+    def _index_jsonl(self, handle: io.BufferedReader) -> None:
+        fast = self.id_source == "id"
+        decode_id = msgspec.json.Decoder(_IdOnly).decode
+        decode = msgspec.json.Decoder().decode
+        offset = 0
+        for number, raw in enumerate(handle, start=1):
+            start, offset = offset, offset + len(raw)
+            body = raw.strip()
+            if number == 1 and body.startswith(b"\xef\xbb\xbf"):
+                body = body[3:]
+                start += 3
+            if not body:
+                continue
+            try:
+                doc_id = decode_id(body).id if fast else read_source(decode(body), self.id_source)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                self._warn(number, "skipped (not a JSON object)")
+                continue
+            if fast and doc_id is None and b'"id"' not in body:
+                doc_id = _NOTHING
+            self._add(doc_id, start, offset, number)
+
+    def _index_csv(self, handle: io.BufferedReader) -> None:
+        positions = [0, 0]  # [where the current line started, where it ends]
+        numbers = [0]
+
+        def lines() -> Iterator[str]:
+            for raw in handle:
+                positions[1] += len(raw)
+                numbers[0] += 1
+                yield raw.decode("utf-8-sig" if numbers[0] == 1 else "utf-8")
+
+        reader = csv.reader(lines(), delimiter=self._delimiter)
+        try:
+            self._header = next(reader)
+        except StopIteration:
+            return
+        for source in (self.id_source, self.text_source):
+            if source not in self._header:
+                raise DocsError(f"{self.path}: no column '{source}' (columns: {', '.join(self._header)})")
+        id_column = self._header.index(self.id_source)
+        start, line = positions[1], numbers[0] + 1
+        for row in reader:
+            end = positions[1]
+            if row:
+                doc_id = row[id_column] if id_column < len(row) and row[id_column] else _NOTHING
+                self._add(doc_id, start, end, line)
+            start, line = end, numbers[0] + 1
+
+    def _load_json(self, handle: io.BufferedReader) -> None:
+        try:
+            data = json.loads(handle.read().decode("utf-8-sig"))
+        except json.JSONDecodeError as exc:
+            raise DocsError(f"{self.path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        if isinstance(data, dict) and isinstance(data.get("documents"), list):
+            data = data["documents"]
+        if not isinstance(data, list):
+            raise DocsError(
+                f"{self.path}: expected a JSON array of documents, or an object with a 'documents' array"
+            )
+        for position, obj in enumerate(data, start=1):
+            doc_id = read_source(obj, self.id_source)
+            if not isinstance(doc_id, str):
+                self.skipped += 1
+                if len(self.warnings) < MAX_WARNINGS:
+                    self.warnings.append(f"{self.path}, document {position}: skipped (no string id)")
+            elif doc_id not in self._texts:
+                self._texts[doc_id] = obj
+
+    # -- reading --------------------------------------------------------------
+
+    def lookup(self, doc_id: str) -> DocText:
+        """The document's text, read from the file now; or why there is none."""
+        if self.format == "json":
+            obj = self._texts.get(doc_id)
+            if obj is None:
+                return DocText(doc_id, None, "", f"not in {self.path}")
+            return self._text_of(doc_id, obj, "")
+        row = self._row_of.get(doc_id)
+        if row is None:
+            return DocText(doc_id, None, "", f"not in {self.path}")
+        if self._fd is None:
+            return DocText(doc_id, None, "", f"{self.path} is closed")
+        where = f", line {self._lines[row]}"
+        try:
+            data = os.pread(self._fd, self._ends[row] - self._starts[row], self._starts[row])
+            text = data.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return DocText(doc_id, None, "", f"{self.path}{where}: cannot read ({exc})")
+        if self.format == "csv":
+            fields = next(csv.reader(io.StringIO(text), delimiter=self._delimiter), [])
+            return self._text_of(doc_id, dict(zip(self._header, fields, strict=False)), where)
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            return DocText(doc_id, None, "", f"{self.path}{where}: changed since it was opened")
+        return self._text_of(doc_id, obj, where)
+
+    def _text_of(self, doc_id: str, obj: Any, where: str) -> DocText:
+        text = read_source(obj, self.text_source)
+        if isinstance(text, str):
+            return DocText(doc_id, text, self.path)
+        what = "no" if text is _NOTHING else f"a {json_type_name(text)} for its"
+        return DocText(doc_id, None, "", f"{self.path}{where}: {what} '{self.text_source}' text")
+
+    def text(self, doc_id: str) -> str | None:
+        """The document's text, or None when the corpus has none for it."""
+        return self.lookup(doc_id).text
+
+
+def _first_line_is_object(handle: io.BufferedReader) -> bool:
+    """Whether the file's first line is a whole document (JSON Lines), not the start of a
+    JSON object, nor a whole `{"documents": [...]}` object on one line."""
+    line = handle.readline(1 << 24)
+    handle.seek(0)
+    try:
+        obj = json.loads(line.decode("utf-8-sig"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return isinstance(obj, dict) and not isinstance(obj.get("documents"), list)
+
+
+def run_texts(store: RunStore, row: int) -> dict[str, str]:
+    """The texts a run carries for its own document IDs: id -> text.
+
+    RAGAS's `retrieved_contexts` and `reference_contexts` are read position by position
+    beside the supplied and the required IDs, when a list has exactly as many strings as
+    its ID list has IDs; otherwise that list is ignored (the positions cannot be matched).
+    An ID listed twice takes its first text. Empty for an invalid row.
+    """
+    if not store.is_valid(row):
+        return {}
+    raw = store.raw(row)
+    fields = store.fields(row)
+    texts: dict[str, str] = {}
+    for field, text_field in RUN_TEXT_FIELDS.items():
+        ids = getattr(fields, field) or []
+        values = raw.get(text_field) if isinstance(raw, dict) else None
+        if not isinstance(values, list) or len(values) != len(ids):
+            continue
+        if not all(isinstance(value, str) for value in values):
+            continue
+        for doc_id, text in zip(ids, values, strict=True):
+            texts.setdefault(doc_id, text)
+    return texts
+
+
+def document_text(doc_id: str, carried: Mapping[str, str], docs: DocStore | None) -> DocText:
+    """A document's text: the run's own first, then the corpus; or why there is none."""
+    text = carried.get(doc_id)
+    if text is not None:
+        return DocText(doc_id, text, "run")
+    if docs is not None:
+        return docs.lookup(doc_id)
+    return DocText(doc_id, None, "", "no text: the run carries none and no --docs file is open")

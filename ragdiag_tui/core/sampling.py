@@ -1,0 +1,109 @@
+"""Spot-check samples: a population of runs, and a seeded draw from it.
+
+The population of a view is its rows in file order, narrowed by the text filter
+(the table's filter: id, question or any document ID). The stage views and
+**lucky** are taken from the *file's own labels* (the diagnosis the file gives
+before any review), so a population does not shrink or grow as reviewers overturn
+labels: a lucky answer a reviewer relabels incorrect is still one of the lucky
+answers sampled from. `reviewed` and `unreviewed` are, by their nature, the
+review's state when the sample is drawn.
+
+The draw is exactly
+
+    random.Random(seed).sample(population_ids_in_file_order, n)
+
+with `n` capped at the population, so the same file, view, filter, n and seed give
+the same run ids, in the same order, on any machine and Python 3 version (the
+sampling algorithm of `random.sample` and the Mersenne Twister seeded from an int
+are stable across versions).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .filtering import VIEW_BY_NAME, match_text, rows_with_stage, view_rows
+from .review import Review
+from .store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
+
+SAMPLE_VIEWS = tuple(VIEW_BY_NAME)
+"""The view names a sample may be drawn from, as the command line spells them."""
+
+NOUNS = {
+    "all": "runs",
+    "retrieval": "retrieval failures",
+    "generation": "generation failures",
+    "pass": "passing runs",
+    "unresolved": "unresolved runs",
+    "answer-label": "runs without a label",
+    "invalid": "invalid lines",
+    "lucky": "lucky answers",
+    "unreviewed": "unreviewed runs",
+    "reviewed": "reviewed runs",
+}
+"""How a sentence names the runs of each view ("... of lucky answers")."""
+
+
+class SampleError(ValueError):
+    """A sample that cannot be drawn (an unknown view, a bad size). The message says why."""
+
+
+def _file_stage_rows(store: RunStore, view: str) -> list[int]:
+    """The rows the file's own labels put in a stage view (or lucky), in file order.
+
+    A review only ever changes a run's label, and the rule's missing IDs do not depend
+    on a boolean label, so the file's stage follows from its label byte, the required
+    count and whether IDs are missing.
+    """
+    label, missing, n_required = store.file_label, store.missing, store.n_required
+    if view == "lucky":
+        return sorted(row for row in missing if label[row] == L_TRUE)
+    if view == "retrieval":
+        return sorted(row for row in missing if label[row] != L_NONE)
+    if view in ("generation", "pass"):
+        code = L_FALSE if view == "generation" else L_TRUE
+        return [row for row in rows_with_stage(label, code) if n_required[row] and row not in missing]
+    if view == "answer-label":
+        stage = store.stage
+        return [row for row in rows_with_stage(label, L_NONE) if n_required[row] and stage[row] != S_INVALID]
+    if view == "unresolved":  # the rule says unresolved before it reads a label
+        return rows_with_stage(store.stage, S_UNRESOLVED)
+    raise SampleError(f"unknown view: {view}")
+
+
+def population(store: RunStore, review: Review, view: str, query: str = "") -> list[int]:
+    """The rows a sample of `view` is drawn from, in file order, narrowed by `query`.
+
+    Stage views and lucky by the file's labels (see the module's docstring);
+    `all`, `invalid`, `reviewed` and `unreviewed` as the app's views give them.
+    """
+    if view not in VIEW_BY_NAME:
+        raise SampleError(f"unknown view '{view}'; choose one of {', '.join(SAMPLE_VIEWS)}")
+    if view in ("all", "invalid", "reviewed", "unreviewed"):
+        rows = None if view == "all" and query else view_rows(store, review, view)
+    else:
+        rows = _file_stage_rows(store, view)
+    if query:
+        return match_text(store, rows, query)
+    return rows if rows is not None else list(range(len(store)))
+
+
+def population_ids(store: RunStore, rows: Sequence[int]) -> list[str]:
+    """The run ids of population rows. An invalid line is not a run: it is named
+    `line N` (its id, if any, may be a valid run's, as with a repeated id)."""
+    ids, errors, lines = store.ids, store.errors, store.lines
+    return [f"line {lines[row]}" if row in errors else ids[row] for row in rows]
+
+
+def draw(population_ids: Sequence[str], n: int, seed: int) -> list[str]:
+    """`random.Random(seed).sample(population_ids, n)`; the whole population, shuffled
+    the same way, when `n` is larger than it."""
+    if n < 0:
+        raise SampleError(f"the sample size must be 0 or more, got {n}")
+    return random.Random(seed).sample(list(population_ids), min(n, len(population_ids)))
+
+
+def default_name(view: str, size: int) -> str:
+    """A spot-check's name when none is given: `lucky-50`."""
+    return f"{view}-{size}"

@@ -1,0 +1,138 @@
+"""Document texts: a corpus file read on demand, and texts the runs carry themselves."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ragdiag_tui.core.docs import DocsError, DocStore, DocText, document_text, parse_docs_map, run_texts
+from ragdiag_tui.core.mapping import FieldMap, MapSpecError
+from ragdiag_tui.core.store import RunStore
+
+
+def jsonl(tmp_path: Path, docs: list[object], name: str = "docs.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(doc) + "\n" for doc in docs), encoding="utf-8")
+    return path
+
+
+def test_a_json_lines_corpus_reads_each_text_when_asked(tmp_path: Path) -> None:
+    path = jsonl(
+        tmp_path, [{"id": "D1", "text": "Refunds within 30 days."}, {"id": "D2", "text": "ünïcode\nlines"}]
+    )
+    docs = DocStore.open(path)
+    assert (len(docs), "D1" in docs, "D3" in docs) == (2, True, False)
+    assert docs.text("D2") == "ünïcode\nlines"
+    # Read from the file on demand: a text changed on disk in place is what is shown.
+    path.write_text(path.read_text(encoding="utf-8").replace("Refunds", "Returns"), encoding="utf-8")
+    assert docs.text("D1") == "Returns within 30 days."
+    docs.close()
+
+
+def test_the_index_keeps_offsets_not_texts(tmp_path: Path) -> None:
+    path = jsonl(tmp_path, [{"id": f"D{i}", "text": "x" * 1000} for i in range(200)])
+    docs = DocStore.open(path)
+    assert not any(isinstance(value, str) and len(value) >= 1000 for value in vars(docs).values())
+    assert docs.text("D199") == "x" * 1000
+
+
+def test_an_id_with_no_text_says_so(tmp_path: Path) -> None:
+    docs = DocStore.open(
+        jsonl(tmp_path, [{"id": "D1"}, {"id": "D2", "text": None}, {"id": "D3", "text": "t"}])
+    )
+    missing = docs.lookup("nowhere")
+    assert missing.text is None and "not in" in missing.reason and "docs.jsonl" in missing.reason
+    assert docs.lookup("D1").reason.endswith("docs.jsonl, line 1: no 'text' text")
+    assert "line 2: a null for its 'text' text" in docs.lookup("D2").reason
+
+
+def test_bad_lines_are_skipped_with_their_line_and_the_rest_loads(tmp_path: Path) -> None:
+    path = tmp_path / "docs.jsonl"
+    path.write_text(
+        '{"id": "D1", "text": "a"}\nnot json\n{"text": "no id"}\n{"id": 7, "text": "n"}\n'
+        '{"id": "D1", "text": "again"}\n\n{"id": "D2", "text": "b"}',
+        encoding="utf-8",
+    )
+    docs = DocStore.open(path)
+    assert len(docs) == 2 and docs.text("D1") == "a" and docs.text("D2") == "b"
+    assert [w.split(": ", 1)[0].rsplit(", ", 1)[1] for w in docs.warnings] == [
+        "line 2",
+        "line 3",
+        "line 4",
+        "line 5",
+    ]
+    assert "no 'id' id" in docs.warnings[1]
+    assert "a number for its 'id' id" in docs.warnings[2]
+    assert "already on line 1" in docs.warnings[3]
+
+
+def test_a_csv_corpus_with_quoted_newlines(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text('\ufeffdoc_id,body\nD1,"two\nlines, and a comma"\nD2,plain\n', encoding="utf-8")
+    docs = DocStore.open(path, parse_docs_map(["id=doc_id", "text=body"]))
+    assert docs.text("D1") == "two\nlines, and a comma"
+    assert docs.text("D2") == "plain"
+    with pytest.raises(DocsError, match=r"docs.csv: no column 'id' \(columns: doc_id, body\)"):
+        DocStore.open(path)
+
+
+def test_a_json_corpus_and_mapped_nested_fields(tmp_path: Path) -> None:
+    path = tmp_path / "docs.json"
+    path.write_text(json.dumps({"documents": [{"meta": {"key": "D1"}, "content": "c"}]}), encoding="utf-8")
+    docs = DocStore.open(path, {"id": "meta.key", "text": "content"})
+    assert docs.format == "json" and docs.text("D1") == "c"
+    array = jsonl(tmp_path, [], "array.json")
+    array.write_text('[\n{"id": "A", "text": "t"}\n]', encoding="utf-8")
+    assert DocStore.open(array).text("A") == "t"
+
+
+def test_a_mapped_id_in_json_lines(tmp_path: Path) -> None:
+    docs = DocStore.open(jsonl(tmp_path, [{"doc": {"id": "D1"}, "text": "t"}]), {"id": "doc.id"})
+    assert docs.text("D1") == "t"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "cannot read the corpus"), ("", "no document with an id"), ("[1, 2", "not JSON")],
+)
+def test_an_unusable_corpus_is_one_clear_error(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "corpus.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(DocsError, match=f"corpus.json.*{message}"):
+        DocStore.open(path)
+
+
+@pytest.mark.parametrize("spec", ["title=x", "text", "text=", "text=a..b"])
+def test_a_bad_docs_map_is_refused(spec: str) -> None:
+    with pytest.raises(MapSpecError):
+        parse_docs_map([spec])
+
+
+def test_texts_carried_by_a_ragas_run(write_runs: Callable[..., Path]) -> None:
+    run = {
+        "user_input": "q",
+        "reference_context_ids": ["R1", "R2"],
+        "reference_contexts": ["ref one", "ref two"],
+        "retrieved_context_ids": ["R1", "X"],
+        "retrieved_contexts": ["retrieved one", "extra"],
+        "correct": True,
+    }
+    misaligned = dict(run, id="m", retrieved_contexts=["only one"])
+    ragas = FieldMap.from_specs([], "ragas")
+    store = RunStore.load(write_runs([run, misaligned, "not json"]), field_map=ragas)
+    # An ID in both lists shows the text the generator was given.
+    assert run_texts(store, 0) == {"R1": "retrieved one", "R2": "ref two", "X": "extra"}
+    assert run_texts(store, 1) == {"R1": "ref one", "R2": "ref two"}
+    assert run_texts(store, 2) == {}
+
+
+def test_a_runs_own_text_comes_before_the_corpus(tmp_path: Path) -> None:
+    docs = DocStore.open(jsonl(tmp_path, [{"id": "D1", "text": "corpus"}, {"id": "D2", "text": "two"}]))
+    assert document_text("D1", {"D1": "carried"}, docs) == DocText("D1", "carried", "run")
+    assert document_text("D2", {"D1": "carried"}, docs).text == "two"
+    nowhere = document_text("D9", {}, None)
+    assert nowhere.text is None and "no --docs file" in nowhere.reason

@@ -1,0 +1,158 @@
+"""Spot-check samples: populations by the file's labels, and the seeded draw."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragdiag_tui.core.filtering import view_rows
+from ragdiag_tui.core.review import Review
+from ragdiag_tui.core.sampling import (
+    SAMPLE_VIEWS,
+    SampleError,
+    default_name,
+    draw,
+    population,
+    population_ids,
+)
+from ragdiag_tui.core.store import RunStore
+
+WriteRuns = Callable[..., Path]
+
+RUNS: list[Any] = [
+    {"id": "R-gap", "question": "Where is the VPN guide?", "required": ["KB/vpn#2", "kb/vpn#3"],
+     "context": ["KB/vpn#2"], "correct": False},
+    {"id": "r-lucky", "question": "Refund window?", "required": ["billing-faq"], "context": ["pricing"],
+     "correct": True},
+    {"id": "gen-1", "question": "Who approves PTO?", "required": ["hr-012"], "context": ["hr-012"],
+     "correct": False},
+    {"id": "pass-1", "required": ["hr-012"], "context": ["hr-012", "Extra-Doc"], "correct": True},
+    {"id": "unres", "question": "no required set", "required": [], "correct": True},
+    {"id": "nolabel", "required": ["billing-faq"], "context": ["billing-faq"]},
+    {"id": "broken-line", "required": ["hr-012"], "context": 5, "correct": True},
+    {"id": "gap-2", "required": ["billing-faq", "kb/vpn#3"], "context": [], "correct": True},
+    {"id": "pass-2", "question": "Who approves pto?", "required": ["hr-012"], "context": ["hr-012"],
+     "correct": True},
+    {"id": "gap-nolabel", "required": ["x"], "context": []},
+]  # fmt: skip
+GAP, LUCKY, GEN, PASS1, UNRES, NOLABEL, BROKEN, GAP2, PASS2, GAPNOLABEL = range(10)
+
+
+@pytest.fixture
+def store(write_runs: WriteRuns) -> RunStore:
+    return RunStore.load(write_runs(RUNS))
+
+
+@pytest.fixture
+def review(store: RunStore) -> Review:
+    return Review(store, reviewer="alice")
+
+
+def test_the_views_are_the_command_lines_names() -> None:
+    assert SAMPLE_VIEWS == (
+        "all", "retrieval", "generation", "pass", "unresolved", "answer-label", "invalid", "lucky",
+        "unreviewed", "reviewed",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("view", "rows"),
+    [
+        ("all", list(range(10))),
+        ("retrieval", [GAP, LUCKY, GAP2]),
+        ("generation", [GEN]),
+        ("pass", [PASS1, PASS2]),
+        ("unresolved", [UNRES]),
+        ("answer-label", [NOLABEL, GAPNOLABEL]),
+        ("invalid", [BROKEN]),
+        ("lucky", [LUCKY, GAP2]),
+        ("unreviewed", [r for r in range(10) if r != BROKEN]),
+        ("reviewed", []),
+    ],
+)
+def test_before_any_review_a_population_is_the_apps_view(
+    store: RunStore, review: Review, view: str, rows: list[int]
+) -> None:
+    assert population(store, review, view) == rows
+    assert view_rows(store, review, view) == rows
+
+
+def test_populations_follow_the_files_labels_whatever_reviewers_decide(
+    store: RunStore, review: Review
+) -> None:
+    before = {view: population(store, review, view) for view in SAMPLE_VIEWS if "review" not in view}
+    review.set_label(LUCKY, False)  # a lucky answer overturned: no longer lucky on screen
+    review.set_label(GEN, True)  # generation -> pass on screen
+    review.set_label(NOLABEL, True)  # label error -> pass
+    review.set_label(GAPNOLABEL, True)  # label error -> retrieval, and lucky on screen
+    assert view_rows(store, review, "lucky") == [GAP2, GAPNOLABEL]
+    after = {view: population(store, review, view) for view in before}
+    assert after == before
+    assert population(store, review, "reviewed") == [LUCKY, GEN, NOLABEL, GAPNOLABEL]
+    assert LUCKY not in population(store, review, "unreviewed")
+
+
+def test_the_text_filter_narrows_a_population_in_file_order(store: RunStore, review: Review) -> None:
+    assert population(store, review, "all", "pto") == [GEN, PASS2]
+    assert population(store, review, "lucky", "KB/VPN#3") == [GAP2]
+    assert population(store, review, "retrieval", "kb/vpn") == [GAP, GAP2]
+    assert population(store, review, "pass", "nothing like it") == []
+
+
+def test_an_unknown_view_names_the_choices(store: RunStore, review: Review) -> None:
+    with pytest.raises(SampleError, match=r"unknown view 'luck'.*lucky"):
+        population(store, review, "luck")
+
+
+def test_population_ids_name_runs_and_invalid_lines_by_line(store: RunStore) -> None:
+    assert population_ids(store, [LUCKY, BROKEN, GAP2]) == ["r-lucky", "line 7", "gap-2"]
+
+
+def test_the_draw_is_random_sample_with_the_seed() -> None:
+    ids = [f"run-{i}" for i in range(373)]
+    assert draw(ids, 50, 7) == random.Random(7).sample(ids, 50)
+    assert draw(ids, 50, 7) == draw(ids, 50, 7)
+    assert draw(ids, 50, 8) != draw(ids, 50, 7)
+    assert len(set(draw(ids, 50, 7))) == 50  # without replacement
+
+
+def test_more_than_the_population_takes_the_whole_population() -> None:
+    ids = ["a", "b", "c"]
+    assert sorted(draw(ids, 10, 1)) == ids
+    assert draw(ids, 10, 1) == random.Random(1).sample(ids, 3)
+    assert draw([], 5, 1) == []
+    with pytest.raises(SampleError):
+        draw(ids, -1, 1)
+
+
+def test_the_draw_is_the_same_in_another_interpreter() -> None:
+    # A fresh process with another hash seed: nothing in the draw may depend on hashing.
+    code = (
+        "from ragdiag_tui.core.sampling import draw;"
+        "print(','.join(draw([f'r{i}' for i in range(1000)], 20, 20261130)))"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
+    # Pinned: the same ids on any machine (random.sample's algorithm is stable across Python 3).
+    assert outputs.pop().split(",")[:5] == ["r779", "r142", "r598", "r989", "r58"]
+    pinned = ["run-327", "run-57", "run-12", "run-140", "run-125"]
+    assert draw([f"run-{i}" for i in range(373)], 5, 42) == pinned
+
+
+def test_default_name() -> None:
+    assert default_name("lucky", 50) == "lucky-50"
