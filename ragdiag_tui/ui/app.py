@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..core.mapping import FieldMap
 from .screens.review import ReviewScreen
+from .typeahead import Typeahead
 
 
 class RagdiagApp(App[int]):
@@ -29,6 +31,16 @@ class RagdiagApp(App[int]):
         self.reviewer = reviewer
         self.field_map = field_map
         self.sub_title = os.path.basename(self.path)
+        self.typeahead = Typeahead(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.typeahead.dispatched(event)
+        await super().on_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        # Runs before App's own key handler, which would apply the bindings.
+        self.typeahead.intercept(event)
 
     def get_default_screen(self) -> Screen:
         return ReviewScreen(self.path, self.reviewer, self.field_map)

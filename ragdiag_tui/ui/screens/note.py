@@ -13,13 +13,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
 from ...core.text import visible
+from ..typeahead import focus_now
 
 
 class NoteDialog(ModalScreen[str | None]):
     """A text area for the note; ctrl+s saves, escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save note", priority=True),
+        # Not a priority binding: those act when the key is read, before the keys typed
+        # just ahead of it have reached the text (a fast "text, ctrl+s" would save too little).
+        Binding("ctrl+s", "save", "Save note"),
         Binding("escape", "cancel", "Cancel"),
     ]
 
@@ -42,7 +45,7 @@ class NoteDialog(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
-        area.focus()
+        focus_now(area)  # keys typed right after `c` are waiting for it
         area.move_cursor(area.document.end)
 
     @on(Button.Pressed, "#save")

@@ -26,6 +26,7 @@ from ...core.mapping import FieldMap
 from ...core.review import Review
 from ...core.store import STAGE_CODE, RunStore
 from ...core.text import visible
+from ..typeahead import focus_now
 from ..widgets.filter_bar import FilterBar
 from ..widgets.run_detail import RunDetail
 from ..widgets.run_table import RunTable
@@ -269,7 +270,7 @@ class ReviewScreen(LabellingActions, Screen[None]):
         self.table.focus()
 
     def action_focus_filter(self) -> None:
-        self.query_one(FilterBar).query_input.focus()
+        focus_now(self.query_one(FilterBar).query_input)  # the keys typed next are the filter's
 
     def action_toggle_detail(self) -> None:
         if self.maximized is not None:
