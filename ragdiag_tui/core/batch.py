@@ -7,7 +7,6 @@ The only thing that grows is the set of ids seen, which duplicate detection need
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 from collections.abc import Iterable
@@ -16,6 +15,7 @@ from typing import Any, BinaryIO
 import msgspec
 
 from .atomic import atomic_writer
+from .jsonutil import dumps, escape_line_breaks_utf8
 from .loading import LoadError, Record, Run, read_runs
 from .mapping import FieldMap
 from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
@@ -25,31 +25,19 @@ _encoder = msgspec.json.Encoder()
 FLUSH_AT = 1 << 20  # bytes buffered between writes
 
 
-# Valid JSON, but str.splitlines() and older JavaScript end a line at U+0085, U+2028
-# and U+2029: written as \u escapes, as the export writes them. In UTF-8 these byte
-# sequences can only be those characters.
-_LINE_BREAKS = ((b"\xc2\x85", b"\\u0085"), (b"\xe2\x80\xa8", b"\\u2028"), (b"\xe2\x80\xa9", b"\\u2029"))
-
-
 def _append_line(buffer: bytearray, obj: dict[str, Any]) -> None:
     start = len(buffer)
     try:
         _encoder.encode_into(obj, buffer, -1)
     except (msgspec.EncodeError, UnicodeEncodeError):  # lone surrogates from \ud800 escapes
         del buffer[start:]  # msgspec may have written part of the line before failing
-        buffer += json.dumps(obj).encode("ascii")
+        buffer += dumps(obj, ascii_only=True).encode("ascii")
     buffer += b"\n"
 
 
-def _escape_breaks(buffer: bytearray) -> bytearray:
-    for raw, escaped in _LINE_BREAKS:
-        if raw in buffer:
-            buffer = buffer.replace(raw, escaped)
-    return buffer
-
-
 def _flush(out: BinaryIO, buffer: bytearray) -> None:
-    out.write(_escape_breaks(buffer))
+    # U+0085, U+2028 and U+2029 as \u escapes, as every JSON line the project writes.
+    out.write(escape_line_breaks_utf8(buffer))
 
 
 def _error_line(record: LoadError) -> dict[str, Any]:

@@ -44,6 +44,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .jsonutil import decode_standard, dumps
 from .mapping import FieldMap
 from .rule import InvalidRun
 
@@ -98,19 +99,12 @@ def delimiter_for(name: str, head: str, field_map: FieldMap | None = None) -> st
     return None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-_json = json.JSONDecoder(parse_constant=_reject_constant)
-
-
 def _id_list(cell: str) -> list[Any]:
     if not cell:
         return []
     if cell.startswith("["):
         try:
-            return _json.decode(cell)
+            return decode_standard(cell)
         except json.JSONDecodeError as exc:
             raise ValueError(
                 f'not a JSON array of IDs ({exc.msg}, column {exc.colno}); write ["a", "b"] or a;b'
@@ -287,4 +281,4 @@ def _csv_reason(message: str) -> str:
 
 def dump(obj: dict[str, Any]) -> bytes:
     """A row object as the JSON text a run keeps for export."""
-    return json.dumps(obj, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return dumps(obj).encode("utf-8", "surrogatepass")

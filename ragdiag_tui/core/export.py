@@ -23,7 +23,8 @@ order, followed by the review block, always in this order:
 - Invalid rows have no run to export and are skipped in every scope, "all"
   included; the count returned is of runs written.
 - Numbers keep their values: a number no Python number can hold exactly (1e400,
-  1e-400, an integer of over 4,300 digits) is written as its original text.
+  1e-400, an integer of over 4,300 digits), and NaN, Infinity and -Infinity, are
+  written as their original text (`jsonutil`).
 - A JSON export is one run per line for every reader: U+0085, U+2028 and U+2029
   are written as \\u escapes.
 - Strings with lone surrogates (legal `\\ud800` escapes) cannot be UTF-8: that
@@ -45,15 +46,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import math
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from .atomic import WriteRefused, atomic_writer, same_file
 from .journal import journal_path
+from .jsonutil import RawNumber, decode_exact, dumps, line_bytes
 from .review import Review
 from .store import RunStore
 
@@ -71,8 +70,6 @@ REVIEW_FIELDS = (
 )
 _EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "json": ".json"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
-_ZERO = re.compile(r"-?[0.]+(?:[eE][-+]?\d+)?")
 PROGRESS_EVERY = 4096  # runs between progress reports
 
 Progress = Callable[[int, int], None]
@@ -96,42 +93,6 @@ def default_export_path(run_path: str | os.PathLike[str], fmt: str) -> str:
 
 
 # -- one run ------------------------------------------------------------------
-
-
-class RawNumber:
-    """A JSON number that no Python number holds exactly, kept as its text."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"RawNumber({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RawNumber) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-
-def _parse_float(text: str) -> float | RawNumber:
-    value = float(text)
-    # 1e400 would become Infinity (not JSON) and 1e-400 would become 0.
-    if math.isinf(value) or (value == 0.0 and not _ZERO.fullmatch(text)):
-        return RawNumber(text)
-    return value
-
-
-def _parse_int(text: str) -> int | RawNumber:
-    try:
-        return int(text)
-    except ValueError:  # over Python's limit on digits (sys.get_int_max_str_digits)
-        return RawNumber(text)
-
-
-_decode = json.JSONDecoder(parse_float=_parse_float, parse_int=_parse_int).decode
 
 
 _CLAIMED = ("id", *REVIEW_FIELDS)  # names the export gives its own meaning
@@ -167,7 +128,7 @@ def _own_fields(original: dict[str, Any], run_id: str, label_key: str | None) ->
 def _original(store: RunStore, row: int) -> dict[str, Any]:
     # Not store.raw(): the stdlib would turn 1e400 into Infinity and reject huge integers.
     # surrogatepass: a case file's run is kept with its lone surrogates as such bytes.
-    return _decode(store.raw_text(row).decode("utf-8", "surrogatepass"))
+    return decode_exact(store.raw_text(row).decode("utf-8", "surrogatepass"))
 
 
 def _label_key(store: RunStore) -> str | None:
@@ -195,57 +156,15 @@ def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
 # -- JSON -----------------------------------------------------------------------
 
 
-class _HasRawNumber(Exception):
-    pass
-
-
-def _refuse(value: Any) -> Any:
-    if isinstance(value, RawNumber):
-        raise _HasRawNumber
-    raise TypeError(f"cannot export a {type(value).__name__}")
-
-
-_ENCODERS = {
-    ascii_only: json.JSONEncoder(ensure_ascii=ascii_only, default=_refuse).encode
-    for ascii_only in (False, True)
-}
-
-
-def json_text(value: Any, ascii_only: bool = False) -> str:
-    """JSON text of an exported value, raw numbers written as their original text."""
-    try:
-        return _ENCODERS[ascii_only](value)
-    except _HasRawNumber:
-        pass
-    # Rare: the stdlib cannot write a raw number, so this level is assembled by hand.
-    if isinstance(value, RawNumber):
-        return value.text
-    if isinstance(value, dict):
-        items = (f"{json_text(k, ascii_only)}: {json_text(v, ascii_only)}" for k, v in value.items())
-        return "{" + ", ".join(items) + "}"
-    return "[" + ", ".join(json_text(item, ascii_only) for item in value) + "]"
-
-
-def _json_bytes(value: Any) -> bytes:
-    text = json_text(value)
-    # Valid JSON, but str.splitlines() and older JavaScript end a line at these.
-    if not text.isascii() and ("\x85" in text or "\u2028" in text or "\u2029" in text):
-        text = text.translate(_LINE_BREAKS)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: \u escapes are the only faithful form
-        return json_text(value, ascii_only=True).encode("ascii")
-
-
 def _write_jsonl(out: BinaryIO, runs: Iterable[dict[str, Any]]) -> None:
     for run in runs:
-        out.write(_json_bytes(run) + b"\n")
+        out.write(line_bytes(run) + b"\n")
 
 
 def _write_json(out: BinaryIO, runs: Iterable[dict[str, Any]]) -> None:
     separator = b"[\n"
     for run in runs:
-        out.write(separator + _json_bytes(run))
+        out.write(separator + line_bytes(run))
         separator = b",\n"
     out.write(b"[]\n" if separator == b"[\n" else b"\n]\n")
 
@@ -267,12 +186,12 @@ def csv_cell(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return json_text(value)
+        return dumps(value)
     if isinstance(value, RawNumber):
         return value.text
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return neutralise(";".join(value))
-    return neutralise(json_text(value))
+    return neutralise(dumps(value))
 
 
 def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:

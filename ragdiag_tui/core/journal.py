@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import getpass
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
+
+from .jsonutil import decode_standard, line_bytes
 
 JOURNAL_SUFFIX = ".review.jsonl"
 FORMAT_VERSION = 1
@@ -76,16 +77,12 @@ class Entry:
             "at": self.at,
             "digest": self.digest,
         }
-        try:
-            return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
-        except UnicodeEncodeError:
-            # A lone surrogate (a legal \ud800 escape in a run id or note) has no UTF-8
-            # form; written raw the line could never be read back. \u escapes can.
-            return (json.dumps(data) + "\n").encode("ascii")
+        # One line: line breaks and lone surrogates (legal \ud800 escapes) as \u escapes.
+        return line_bytes(data) + b"\n"
 
 
 def _parse_entry(text: str, line: int) -> Entry:
-    data = json.loads(text)
+    data = decode_standard(text)
     if not isinstance(data, dict) or not isinstance(data.get("run"), str):
         raise ValueError("not a journal entry")
     label = data.get("label")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import os
 import re
 import stat
@@ -34,6 +33,7 @@ from typing import Any
 import msgspec
 
 from . import csv_runs
+from .jsonutil import DECODER, decode_exact, dumps
 from .mapping import FieldMap
 from .models import RunFields, validate_run
 from .rule import InvalidRun, diagnose_fields
@@ -121,25 +121,9 @@ def validate_mapped(obj: Any, field_map: FieldMap) -> RunFields:
         raise field_map.renamed(exc) from None
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-_json = json.JSONDecoder(parse_constant=_reject_constant)
 _JSON_WHITESPACE = b" \t\r\n"  # not \v or \f: a line of those is not blank to JSON
-
-
-def _any_int(text: str) -> int | float:
-    # Python refuses integers of over 4,300 digits, which msgspec cannot hold either.
-    # A mapped record is decoded only to be mapped and validated, where such a number
-    # counts as what it is, a number; the run's text keeps its digits.
-    try:
-        return int(text)
-    except ValueError:
-        return math.inf
-
-
-_any_json = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_any_int)
+# NaN and Infinity outside the rule's fields are read (RULE.md); in them, a number is a number.
+_json = DECODER
 
 
 def _parse_error(exc: BaseException) -> str:
@@ -272,7 +256,7 @@ class _Builder:
             obj = _any_decode(raw)
         except (msgspec.DecodeError, RecursionError):
             try:
-                obj = _any_json.decode(raw.decode("utf-8"))
+                obj = _json.decode(raw.decode("utf-8"))
             except (ValueError, RecursionError):
                 return self._careful_line(line, raw)
             return self.from_object(line, obj, raw)
@@ -600,7 +584,9 @@ def _read_array(text: str, index: int, builder: _Builder, in_object: bool) -> It
             is_cases = isinstance(obj, dict) and "input" in obj and "required" not in obj
         if is_cases and isinstance(obj, dict) and "input" in obj:
             run = obj["input"]
-            run_raw = json.dumps(run, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            # The run's own text, every number as written (`obj` has Python's readings).
+            exact = decode_exact(text[index:end])["input"]
+            run_raw = dumps(exact).encode("utf-8", "surrogatepass")
             yield builder.from_object(line, run, run_raw, case=obj)
         else:
             yield builder.from_object(line, obj, raw)

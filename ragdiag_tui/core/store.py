@@ -13,14 +13,13 @@ Row numbers are positions in file order. Invalid lines are rows too (stage
 from __future__ import annotations
 
 import gc
-import json
-import math
 import os
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .jsonutil import decode
 from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
 from .mapping import FieldMap
 from .metrics import NAN, id_metrics
@@ -48,17 +47,7 @@ L_NONE, L_TRUE, L_FALSE = 0, 1, 2
 _LABEL_CODE = {True: L_TRUE, False: L_FALSE}
 
 
-def _int_or_infinity(text: str) -> int | float:
-    # An integer of over 4,300 digits is valid JSON that Python refuses to convert
-    # (the default decoder raises, which would fail the run on screen and on relabel);
-    # 1e400 already reads as infinity, so this does the same.
-    try:
-        return int(text)
-    except ValueError:
-        return -math.inf if text.startswith("-") else math.inf
-
-
-_decode = json.JSONDecoder(parse_int=_int_or_infinity).decode
+_decode = decode  # huge integers and NaN/Infinity as Python numbers (see jsonutil)
 
 
 def label_value(code: int) -> bool | None:

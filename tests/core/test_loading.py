@@ -288,14 +288,40 @@ def test_error_message_names_the_file_the_line_and_the_field(write_runs: WriteRu
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
-def test_nan_and_infinity_are_invalid_json(write_runs: WriteRuns, constant: str) -> None:
+def test_nan_and_infinity_outside_the_rules_fields_are_read_and_kept_verbatim(
+    write_runs: WriteRuns, constant: str
+) -> None:
+    line = '{"id": "b", "required": ["D1"], "context": ["D1"], "correct": true, "score": ' + constant + "}"
+    path = write_runs([{"id": "a", **PASS_RUN}, line, '{"id": "c", "m": {"f": [' + constant + "]}}"])
+    records = load(path)
+    assert summary(records) == [
+        (1, "a", {"stage": "pass", "missing": []}),
+        (2, "b", {"stage": "pass", "missing": []}),
+        (3, "c", {"stage": "unresolved"}),
+    ]
+    assert records[1].raw == line.encode()
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_in_the_rules_fields_are_numbers_and_stay_strict(
+    write_runs: WriteRuns, constant: str
+) -> None:
     path = write_runs(
         [
-            {"id": "a", **PASS_RUN},
-            '{"id": "b", "required": ["D1"], "context": ["D1"], "correct": true, "score": ' + constant + "}",
+            '{"id": ' + constant + ', "required": ["D1"], "context": ["D1"], "correct": true}',
+            '{"required": [' + constant + '], "context": ["D1"], "correct": true}',
+            '{"required": ["D1"], "context": ' + constant + ', "correct": true}',
+            '{"id": "label", "required": ["D1"], "context": ["D1"], "correct": ' + constant + "}",
         ]
     )
-    assert summary(load(path))[1] == (2, INVALID_JSON, None)
+    records = load(path)
+    assert summary(records) == [
+        (1, INVALID_RUN, "id"),
+        (2, INVALID_RUN, "required"),
+        (3, INVALID_RUN, "context"),
+        (4, "label", {"error": "answer-label"}),
+    ]
+    assert "number" in records[1].reason
 
 
 def test_invalid_utf8_on_one_line_is_an_invalid_line(tmp_path: Path) -> None:

@@ -292,9 +292,18 @@ def test_positional_ids_and_duplicate_ids_work_through_a_map(write_runs: WriteRu
 
 
 def test_invalid_json_under_a_map_is_the_same_invalid_line(write_runs: WriteRuns) -> None:
-    lines = ['{"reference_context_ids": [', '{"reference_context_ids": NaN}', "[1, 2]"]
+    lines = ['{"reference_context_ids": [', '{"reference_context_ids": nan}', "[1, 2]"]
     path = write_runs(lines)
     assert summary(load(path, RAGAS)) == summary(load(path))
+
+
+def test_nan_in_a_mapped_rule_field_is_a_number_and_names_the_source(write_runs: WriteRuns) -> None:
+    path = write_runs(['{"reference_context_ids": NaN, "retrieved_context_ids": [], "score": NaN}'])
+    (record,) = load(path, RAGAS)
+    assert isinstance(record, LoadError)
+    assert record.detail == (
+        "field 'reference_context_ids' (mapped to required): expected a list of strings, got number"
+    )
 
 
 def test_a_json_array_and_a_runs_object_are_mapped_too(tmp_path: Path) -> None:

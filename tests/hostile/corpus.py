@@ -177,8 +177,12 @@ def _exact_float(text: str) -> Any:
     return value
 
 
-exact_json = json.JSONDecoder(parse_int=_exact_int, parse_float=_exact_float).decode
-"""JSON decoding that keeps numbers no Python float or int holds (1e400, 5,000 digits) as text."""
+def _constant(text: str) -> Any:
+    return ("constant", text)  # NaN, Infinity, -Infinity: compared by their spelling
+
+
+exact_json = json.JSONDecoder(parse_int=_exact_int, parse_float=_exact_float, parse_constant=_constant).decode
+"""JSON decoding that keeps numbers no Python float or int holds (1e400, 5,000 digits, NaN) as text."""
 
 
 def is_safe_for_terminal(text: str) -> bool:
