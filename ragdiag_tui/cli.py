@@ -300,12 +300,11 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from .core.loading import _open_checked
+    from .core.loading import check_readable
     from .ui.app import create_app
 
     # Refuse an unreadable file before the screen switches to the app.
-    handle, _ = _open_checked(args.file)
-    handle.close()
+    check_readable(args.file)
     app = create_app(args.file, reviewer=args.reviewer, field_map=args.field_map)
     app.run()
     return app.return_code or EXIT_OK

@@ -55,11 +55,10 @@ def serve(
     Returns an exit status: 0 after Ctrl+C, 2 when the file cannot be read, the
     `serve` extra is missing, or the address cannot be bound.
     """
-    from .core.loading import _open_checked
+    from .core.loading import check_readable
 
     # Refuse an unreadable file here, not in every browser page later. Raises FileError.
-    handle, _ = _open_checked(path)
-    handle.close()
+    check_readable(path)
     try:
         from textual_serve.server import Server
     except ImportError:

@@ -159,17 +159,19 @@ def _too_deep(raw: bytes) -> bool:
     return False
 
 
-class _Builder:
-    """Turns parsed records into `Run`s, naming runs and catching repeated ids."""
+class RecordBuilder:
+    """Turns the parsed records of one file into `Run`s and `LoadError`s, in file order.
+
+    It names a run without an id by its 1-based position among the file's records,
+    and makes a repeated id an invalid run ("duplicate id, first seen on line N"),
+    so one builder must see every record of a file. Each reader of a format feeds it:
+    `read_line` a JSON Lines line, `from_object` a decoded record (with its case, for
+    a case file), `from_csv_row` a CSV row.
+    """
 
     def __init__(self, field_map: FieldMap | None = None) -> None:
         self.position = 0
         self.first_seen: dict[str, int] = {}
-        # A builder reading the later part of a file (see `parallel`) cannot know
-        # how many records come before it: it names unnamed runs provisionally,
-        # with a prefix no file id is expected to have, and notes their rows.
-        self.name_prefix = ""
-        self.unnamed: list[int] = []
         self.field_map = field_map or None
         # One JSON Lines record; only files in the rule's own names get the typed fast path.
         self.read_line = self.from_line if self.field_map is None else self._mapped_line
@@ -189,9 +191,6 @@ class _Builder:
         run_id = case_id if isinstance(case_id, str) else fields.id
         if run_id is None:
             run_id = str(self.position)
-            if self.name_prefix:
-                run_id = self.name_prefix + run_id
-                self.unnamed.append(self.position - 1)
         seen = self.first_seen
         size = len(seen)
         first = seen.setdefault(run_id, line)
@@ -236,7 +235,7 @@ class _Builder:
         try:
             fields = _fast_decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            return self._careful_line(line, raw)
+            return self.careful_line(line, raw)
         self.position += 1
         return self.build(line, fields, raw)
 
@@ -258,7 +257,7 @@ class _Builder:
             try:
                 obj = _json.decode(raw.decode("utf-8"))
             except (ValueError, RecursionError):
-                return self._careful_line(line, raw)
+                return self.careful_line(line, raw)
             return self.from_object(line, obj, raw)
         try:
             fields = _fast_convert(self.field_map.apply(obj))  # type: ignore[union-attr]
@@ -275,7 +274,7 @@ class _Builder:
         kind = csv_runs.INVALID_CSV if row.broken else INVALID_RUN
         return LoadError(line, kind, row.reason, row.field, row.run_id, row.mapped_to)
 
-    def _careful_line(self, line: int, raw: bytes) -> Record | None:
+    def careful_line(self, line: int, raw: bytes) -> Record | None:
         """The stdlib and pydantic decide and word the error; None for a blank line."""
         if not raw.strip(_JSON_WHITESPACE):
             return None
@@ -295,6 +294,16 @@ class _Builder:
             self.position += 1
             return LoadError(line, INVALID_JSON, _parse_error(exc))
         return self.from_object(line, obj, raw)
+
+
+def check_readable(path: str | os.PathLike[str]) -> None:
+    """Raise FileError, naming the file, unless `path` is a regular file that can be read.
+
+    For a command to refuse a bad path before it starts (the app, `serve`); reading
+    checks the same again, so a file that goes away in between is still reported.
+    """
+    handle, _ = _open_checked(path)
+    handle.close()
 
 
 def _open_checked(path: str | os.PathLike[str]) -> tuple[Any, int]:
@@ -341,16 +350,11 @@ def read_runs(
     path: str | os.PathLike[str],
     progress: Progress | None = None,
     field_map: FieldMap | None = None,
-    *,
-    builder: _Builder | None = None,
-    stop_at: int | None = None,
 ) -> Iterator[Record]:
     """Every record of the run file, in file order.
 
     `field_map` says where the run fields are when the file uses other names.
     Raises FileError (before yielding anything) when the file cannot be read at all.
-    For JSON Lines, `stop_at` ends the reading at that byte offset (a line start),
-    and `builder` may be passed in to see the ids it met (see `parallel`).
     """
     name = os.fspath(path)
     handle, total = _open_checked(name)
@@ -363,29 +367,7 @@ def read_runs(
             text = head + handle.read()
             yield from _read_document(text, name, progress, total, field_map)
         else:
-            limit = None if stop_at is None else stop_at - handle.tell()
-            builder = builder or _Builder(field_map)
-            yield from _read_lines(handle, head, progress, total, builder, limit=limit)
-
-
-def json_lines_head(path: str | os.PathLike[str], field_map: FieldMap | None = None) -> int | None:
-    """Where the first line ends if the file is JSON Lines; None for any other format."""
-    name = os.fspath(path)
-    handle, _ = _open_checked(name)
-    with handle:
-        kind, _ = _detect(handle, name, field_map)
-        return handle.tell() if kind == "lines" else None
-
-
-def read_lines_range(
-    path: str | os.PathLike[str], start: int, end: int, builder: _Builder
-) -> Iterator[Record]:
-    """The records of a JSON Lines file between two line starts, numbered as in the file."""
-    with open(os.fspath(path), "rb") as handle:
-        line = 0
-        while handle.tell() < start:  # count the lines before, a chunk at a time
-            line += handle.read(min(CHUNK_SIZE, start - handle.tell())).count(b"\n")
-        yield from _read_lines(handle, b"", None, 0, builder, line=line, limit=end - start)
+            yield from _read_lines(handle, head, progress, total, RecordBuilder(field_map))
 
 
 def _detect(handle: Any, name: str, field_map: FieldMap | None) -> tuple[str, bytes]:
@@ -413,7 +395,7 @@ def _read_csv(
         rows = csv_runs.CsvRunReader(lines, delimiter, field_map, progress, total)
     except csv_runs.CsvHeaderError as exc:
         raise FileError(f"{name}: {exc}") from None
-    builder = _Builder(field_map)
+    builder = RecordBuilder(field_map)
     for line, row in rows:
         yield builder.from_csv_row(line, row)
 
@@ -432,25 +414,20 @@ def _read_lines(
     head: bytes,
     progress: Progress | None,
     total: int,
-    builder: _Builder,
-    line: int = 0,
-    limit: int | None = None,
+    builder: RecordBuilder,
 ) -> Iterator[Record]:
     """JSON Lines, read in chunks split at newlines: the hot loop of a big file.
 
-    `line` is the number of lines before `head`; `limit` caps the bytes read after it.
     Blank lines are recognised only after the fast decoder balks at them.
     """
     read_line = builder.read_line
     done = len(head)
     pending = head
-    left = -1 if limit is None else limit
+    line = 0
     while True:
-        chunk = handle.read(CHUNK_SIZE if left < 0 else min(CHUNK_SIZE, left))
-        if left > 0:
-            left -= len(chunk)
+        chunk = handle.read(CHUNK_SIZE)
         data = pending + chunk
-        if chunk and left != 0:
+        if chunk:
             cut = data.rfind(b"\n") + 1
             pending = data[cut:]
             lines = data[:cut].split(b"\n")
@@ -462,7 +439,7 @@ def _read_lines(
             record = read_line(line, raw)
             if record is not None:
                 yield record
-        if not chunk or left == 0:
+        if not chunk:
             break
         done += len(chunk)
         if progress is not None:
@@ -495,7 +472,7 @@ def _read_document(
         line = data.count(b"\n", 0, exc.start) + 1
         raise FileError(f"{name}, line {line}: not valid UTF-8") from None
     index = _skip_ws(text, 0)
-    builder = _Builder(field_map)
+    builder = RecordBuilder(field_map)
     if text[index] == "{":
         # An object: find its `runs` array and read that element by element.
         try:
@@ -538,7 +515,7 @@ def _second_line_is_object(text: str) -> bool:
         return False
 
 
-def _read_lines_of_text(text: str, builder: _Builder) -> Iterator[Record]:
+def _read_lines_of_text(text: str, builder: RecordBuilder) -> Iterator[Record]:
     """Fallback when a `{`-document does not parse: treat the rest as JSON Lines."""
     for line, raw in enumerate(text.split("\n"), start=1):
         if line == 1 or not raw.strip():
@@ -562,7 +539,7 @@ def _find_runs_array(text: str, index: int) -> int | None:
     return None
 
 
-def _read_array(text: str, index: int, builder: _Builder, in_object: bool) -> Iterator[Record]:
+def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) -> Iterator[Record]:
     """Read `[ value, value, ... ]` one element at a time, with each element's line."""
     index = _skip_ws(text, index + 1)
     line, counted = 1, 0

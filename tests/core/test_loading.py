@@ -18,8 +18,8 @@ from ragdiag_tui.core.loading import (
     FileError,
     LoadError,
     Record,
+    RecordBuilder,
     Run,
-    _Builder,
     read_runs,
 )
 
@@ -539,6 +539,6 @@ def verdict(record: Record) -> tuple[Any, ...]:
 @example(b'{"required": ["D1"], "correct": true}')
 @example(b"[]")
 def test_fast_path_agrees_with_the_pydantic_careful_path(raw: bytes) -> None:
-    fast = _Builder().from_line(1, raw)
-    careful = _Builder()._careful_line(1, raw)
+    fast = RecordBuilder().from_line(1, raw)
+    careful = RecordBuilder().careful_line(1, raw)
     assert verdict(fast) == verdict(careful)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main, parse_args
-from ragdiag_tui.core.loading import INVALID_RUN, LoadError, Record, Run, _Builder, read_runs
+from ragdiag_tui.core.loading import INVALID_RUN, LoadError, Record, RecordBuilder, Run, read_runs
 from ragdiag_tui.core.mapping import MAPPABLE, PRESETS, FieldMap, MappedFieldError, MapSpecError, parse_spec
 from ragdiag_tui.core.review import Review
 from ragdiag_tui.core.store import RunStore
@@ -326,10 +326,10 @@ def test_a_run_keeps_its_original_text_under_a_map(write_runs: WriteRuns) -> Non
 
 
 def test_the_unmapped_loader_keeps_its_typed_fast_path() -> None:
-    builder = _Builder()
-    assert builder.read_line.__func__ is _Builder.from_line  # type: ignore[attr-defined]
-    assert _Builder(FieldMap()).read_line.__func__ is _Builder.from_line  # type: ignore[attr-defined]
-    assert _Builder(RAGAS).read_line.__func__ is not _Builder.from_line  # type: ignore[attr-defined]
+    builder = RecordBuilder()
+    assert builder.read_line.__func__ is RecordBuilder.from_line  # type: ignore[attr-defined]
+    assert RecordBuilder(FieldMap()).read_line.__func__ is RecordBuilder.from_line  # type: ignore[attr-defined]
+    assert RecordBuilder(RAGAS).read_line.__func__ is not RecordBuilder.from_line  # type: ignore[attr-defined]
 
 
 HOSTILE_FILES = sorted(p.name for p in HOSTILE.glob("*.json*") if p.name != "MANIFEST.json")

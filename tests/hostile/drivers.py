@@ -31,7 +31,7 @@ def review(path: str) -> None:
             for index, row in enumerate(screen.rows):
                 if not store.is_valid(row):
                     continue
-                screen.table.move_cursor(index)
+                screen.table.cursor = index
                 await pilot.pause(0)
                 label = row % 2 == 0
                 await pilot.press("y" if label else "n")

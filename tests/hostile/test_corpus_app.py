@@ -67,7 +67,7 @@ async def test_app_shows_every_run_of_the_case_and_filters(case: Case) -> None:
         assert len(store) == case.runs + len(case.invalid_lines)
         assert len(screen.rows) == len(store)
         for index, row in enumerate(screen.rows):
-            screen.table.move_cursor(index)
+            screen.table.cursor = index
             # What the cursor's message does a moment later, done now to read it at once.
             screen.detail.show_run(store, review, row)
             shown = detail_text(screen)
@@ -127,7 +127,7 @@ async def test_markup_ids_show_literally_in_table_detail_and_statistics(case: Ca
             "a[b]c",
         ):
             row = store.ids.index(run_id)
-            screen.table.move_cursor(screen.rows.index(row))
+            screen.table.cursor = screen.rows.index(row)
             await pilot.pause(0)
             assert run_id in detail_text(screen)
             assert run_id in screen_text(app)
@@ -146,7 +146,7 @@ async def test_clicking_an_action_id_runs_nothing(case: Case) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await settled(pilot)
         row = screen.store.ids.index("[@click=app.quit]x[/]")
-        screen.table.move_cursor(screen.rows.index(row))
+        screen.table.cursor = screen.rows.index(row)
         await pilot.pause(0)
         lines = screen_lines(app)
         clicked = 0
@@ -181,7 +181,7 @@ async def test_lone_surrogates_can_be_labelled_and_come_back(case: Case) -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await settled(pilot)
         row = screen.store.ids.index("lone-high-\ud800")
-        screen.table.move_cursor(screen.rows.index(row))
+        screen.table.cursor = screen.rows.index(row)
         await pilot.press("n")
         assert screen.review is not None
         assert screen.review.reviewer_label(row) is False

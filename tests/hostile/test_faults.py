@@ -576,7 +576,7 @@ async def test_ids_are_never_used_as_paths_or_run(tmp_path: Path, capsys: pytest
     async with app.run_test(size=SIZE) as pilot:
         screen = await settled(pilot)
         for index in range(len(ids)):
-            screen.table.move_cursor(index)
+            screen.table.cursor = index
             await pilot.press("y")
             assert ids[index] in detail_text(screen)
         await pilot.press("e")

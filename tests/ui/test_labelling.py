@@ -20,7 +20,7 @@ def row_line(pilot, row: int) -> str:
 async def test_y_labels_correct_and_the_stage_changes_everywhere(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        table(pilot).move_cursor(GEN)
+        table(pilot).cursor = GEN
         await pilot.pause()
         assert "generation 1" in screen_text(pilot)
         await pilot.press("y")
@@ -47,7 +47,7 @@ async def test_space_toggles_none_correct_incorrect_correct(app: RagdiagApp) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         review = screen.review
-        table(pilot).move_cursor(NOLABEL)  # no Boolean label in the file
+        table(pilot).cursor = NOLABEL  # no Boolean label in the file
         await pilot.pause()
         assert review.label(NOLABEL) is None
         assert screen.store.stage[NOLABEL] == S_LABEL_ERROR
@@ -61,7 +61,7 @@ async def test_space_toggles_none_correct_incorrect_correct(app: RagdiagApp) -> 
 async def test_backspace_removes_the_reviewers_label(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        table(pilot).move_cursor(LUCKY)
+        table(pilot).cursor = LUCKY
         await pilot.pause()
         await pilot.press("n")
         assert screen.review.label_source(LUCKY) == "reviewer"
@@ -120,7 +120,7 @@ async def test_c_adds_and_edits_a_note(app: RagdiagApp, runs_path) -> None:
 async def test_invalid_lines_cannot_be_labelled(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        table(pilot).move_cursor(5)
+        table(pilot).cursor = 5
         await pilot.pause()
         await pilot.press("y", "c")
         assert screen.review.reviewed == 0

@@ -42,7 +42,7 @@ async def test_empty_view_still_shows_why_it_is_empty(app: RagdiagApp) -> None:
 async def test_question_and_answer_come_before_the_ids_in_the_detail(app: RagdiagApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(pilot)
-        table(pilot).move_cursor(LUCKY)
+        table(pilot).cursor = LUCKY
         await pilot.pause()
         detail = screen.query_one(RunDetail)
         order = [widget.id for widget in detail.children if widget.display]

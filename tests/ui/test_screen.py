@@ -48,7 +48,7 @@ async def test_lucky_answers_are_marked_with_a_star_in_table_summary_and_detail(
         lucky = [row for row in range(len(screen.store)) if screen.review.is_lucky(row)]
         assert starred == [screen.store.ids[row] for row in lucky]
         assert "★ lucky 2" in screen_text(pilot)
-        table(pilot).move_cursor(LUCKY)
+        table(pilot).cursor = LUCKY
         await pilot.pause()
         assert "★ LUCKY ANSWER" in detail_text(pilot)
         await pilot.press("n")  # labelled incorrect: no longer lucky, the star goes
@@ -70,7 +70,7 @@ async def test_invalid_lines_appear_in_place_with_line_number_and_reason(app: Ra
         line = table_lines(pilot)[1 + BROKEN]
         assert "invalid" in line
         assert "line 6: not valid JSON" in line
-        table(pilot).move_cursor(BROKEN)
+        table(pilot).cursor = BROKEN
         await pilot.pause()
         text = detail_text(pilot)
         assert "INVALID" in text
@@ -80,7 +80,7 @@ async def test_invalid_lines_appear_in_place_with_line_number_and_reason(app: Ra
 async def test_detail_of_lucky_answer_says_why_in_the_rules_words(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        table(pilot).move_cursor(LUCKY)
+        table(pilot).cursor = LUCKY
         await pilot.pause()
         text = detail_text(pilot)
         assert "RETRIEVAL" in text
@@ -186,3 +186,18 @@ async def test_enter_shows_the_detail_full_size_and_escape_returns(app: RagdiagA
         await pilot.press("escape")
         assert screen.maximized is None
         assert isinstance(app.focused, RunTable)
+
+
+async def test_the_cursor_is_kept_on_a_run_whatever_it_is_set_to(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        widget = table(pilot)
+        widget.cursor = len(screen.rows) + 50
+        assert widget.cursor == len(screen.rows) - 1
+        assert widget.cursor_row == screen.rows[-1]
+        widget.cursor = -3
+        assert (widget.cursor, widget.cursor_row) == (0, screen.rows[0])
+        await pilot.press("up")  # already on the first run: it stays
+        assert widget.cursor == 0
+        await pilot.press("end", "down")
+        assert widget.cursor == len(screen.rows) - 1

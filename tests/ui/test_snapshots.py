@@ -25,7 +25,7 @@ def test_detail_of_a_lucky_answer(snap_compare, demo_path) -> None:
     async def on_lucky_answer(pilot) -> None:
         screen = await loaded(pilot)
         assert screen.review.is_lucky(LUCKY_DEMO_ROW)
-        table(pilot).move_cursor(LUCKY_DEMO_ROW)
+        table(pilot).cursor = LUCKY_DEMO_ROW
         await pilot.pause()
 
     assert snap_compare(
@@ -47,7 +47,7 @@ def test_statistics_screen(snap_compare, demo_path) -> None:
 def test_main_screen_light_theme_at_80x24(snap_compare, runs_path) -> None:
     async def on_lucky(pilot) -> None:
         await loaded(pilot)
-        table(pilot).move_cursor(2)
+        table(pilot).cursor = 2
         await pilot.pause()
 
     app = create_app(runs_path, reviewer="snap", theme="textual-light")

@@ -43,7 +43,7 @@ async def test_markup_ids_show_literally_in_table_and_detail(app: RagdiagApp) ->
         assert lines[1 + MARKUP_CLICK].split()[0] == "[@click=app.quit]x[/]"
         assert lines[1 + MARKUP_AB].split()[0] == "a[b]c"
         assert "[bold]not bold[/bold] and [@click=app.quit]click[/]" in lines[1 + MARKUP_SLASH]
-        table(pilot).move_cursor(MARKUP_SLASH)
+        table(pilot).cursor = MARKUP_SLASH
         await pilot.pause()
         text = detail_text(pilot)
         assert "[/]" in text and "✗ [/]  missing" in text and "✓ a[b]c  present" in text
@@ -55,7 +55,7 @@ async def test_markup_ids_show_literally_in_table_and_detail(app: RagdiagApp) ->
 async def test_clicking_markup_text_runs_nothing(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        table(pilot).move_cursor(MARKUP_CLICK)
+        table(pilot).cursor = MARKUP_CLICK
         await pilot.pause()
         # click on the id in the table and in the detail pane: no action may run
         await pilot.click("RunTable", offset=(5, 1 + MARKUP_CLICK))
@@ -71,7 +71,7 @@ async def test_control_characters_become_visible_escapes(app: RagdiagApp) -> Non
         line = table_lines(pilot)[1 + MARKUP_AB]
         assert "\x1b" not in line and "\x07" not in line and "\r" not in line
         assert "\\x1b[31mred\\x1b[0m bell\\x07 and\\x0dreturn" in line
-        table(pilot).move_cursor(MARKUP_AB)
+        table(pilot).cursor = MARKUP_AB
         await pilot.pause()
         text = detail_text(pilot)
         assert "\x1b" not in text and "\\x1b[31mred" in text

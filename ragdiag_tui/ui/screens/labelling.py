@@ -1,53 +1,41 @@
-"""Labelling actions of the review screen: y, n, space, backspace, c and ctrl+z.
+"""Labelling the run under the cursor: y, n, space, backspace, c and ctrl+z.
 
 Each change goes through the core's `Review` (one run re-diagnosed, journaled
-and fsynced), then the row, the detail pane and the summary are redrawn. When
-the journal cannot be written the change stays on screen, marked unsaved.
+and fsynced), then the screen shows the changed run everywhere. When the journal
+cannot be written the change stays on screen, marked unsaved.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core.journal import JournalError
 from ...core.review import Review
-from ...core.store import S_INVALID
+from ...core.stages import S_INVALID
 
 if TYPE_CHECKING:
-    from ...core.store import RunStore
-    from ..widgets.run_table import RunTable
+    from .review import ReviewScreen
 
 
-class LabellingActions:
-    """Mixed into `ReviewScreen`, which provides the attributes below."""
+class Labelling:
+    """The review screen's labelling actions; it uses only the screen's public members."""
 
-    store: RunStore
-    review: Review | None
-    rows: list[int] | range
-    _sticky: int | None
+    def __init__(self, screen: ReviewScreen) -> None:
+        self.screen = screen
 
-    if TYPE_CHECKING:
-        table: RunTable
-
-        def tell(self, message: str, **options: Any) -> None: ...
-        def _show_detail(self) -> None: ...
-        def _show_summary(self, loading: bool = False) -> None: ...
-        def _show_filter_state(self) -> None: ...
-        def _release_sticky(self, row_now: int | None) -> None: ...
-
-    def _editable_row(self) -> int | None:
+    def editable_row(self) -> int | None:
         """The run under the cursor if it can be changed now, else None (and say why)."""
-        row = self.table.cursor_row
-        if self.review is None:
-            self.tell("Still loading the runs; labels can be set in a moment.")
+        screen = self.screen
+        row = screen.table.cursor_row
+        if screen.review is None:
+            screen.tell("Still loading the runs; labels can be set in a moment.")
             return None
         if row is None:
             return None
-        if self.store.stage[row] == S_INVALID:
-            self.tell(
-                f"Line {self.store.lines[row]} is not a valid run, so it cannot be labelled.",
+        if screen.store.stage[row] == S_INVALID:
+            screen.tell(
+                f"Line {screen.store.lines[row]} is not a valid run, so it cannot be labelled.",
                 severity="warning",
             )
             return None
@@ -55,77 +43,60 @@ class LabellingActions:
 
     def change_run(self, change: Callable[[Review, int], None]) -> None:
         """Apply one change to the run under the cursor, then show it everywhere."""
-        row = self._editable_row()
-        if row is None or self.review is None:
+        row = self.editable_row()
+        review = self.screen.review
+        if row is None or review is None:
             return
         try:
-            change(self.review, row)
+            change(review, row)
         except JournalError as exc:
-            self._not_saved(exc)
-        self._run_changed(row)
+            self.not_saved(exc)
+        self.screen.show_changed_run(row)
 
-    def _not_saved(self, exc: JournalError) -> None:
-        self.tell(
+    def not_saved(self, exc: JournalError) -> None:
+        self.screen.tell(
             f"{exc}. The change is kept on screen and marked ! (not saved).",
             title="NOT SAVED",
             severity="error",
             timeout=30,
         )
 
-    def _run_changed(self, row: int) -> None:
-        self._sticky = row
-        self.table.refresh_run(row)
-        self._show_detail()
-        self._show_summary()
+    def set_label(self, label: bool) -> None:
+        self.change_run(lambda review, row: review.set_label(row, label))
 
-    def action_label_correct(self) -> None:
-        self.change_run(lambda review, row: review.set_label(row, True))
-
-    def action_label_incorrect(self) -> None:
-        self.change_run(lambda review, row: review.set_label(row, False))
-
-    def action_toggle_label(self) -> None:
+    def toggle_label(self) -> None:
         self.change_run(Review.toggle_label)
 
-    def action_clear_label(self) -> None:
+    def clear_label(self) -> None:
         self.change_run(Review.clear_label)
 
-    def action_edit_note(self) -> None:
+    def edit_note(self) -> None:
         from .note import NoteDialog
 
-        row = self._editable_row()
-        if row is None or self.review is None:
+        screen = self.screen
+        row = self.editable_row()
+        if row is None or screen.review is None:
             return
-        note = self.review.note(row)
+        note = screen.review.note(row)
 
         def save(text: str | None) -> None:
-            if text is not None and text != note and self.table.cursor_row == row:
+            if text is not None and text != note and screen.table.cursor_row == row:
                 self.change_run(lambda review, row: review.set_note(row, text))
 
-        self.app.push_screen(NoteDialog(self.store.ids[row], note), save)
+        screen.app.push_screen(NoteDialog(screen.store.ids[row], note), save)
 
-    def action_undo(self) -> None:
-        review = self.review
+    def undo(self) -> None:
+        screen = self.screen
+        review = screen.review
         if review is None:
             return
         try:
             row = review.undo()
         except JournalError as exc:  # undone in memory, but the journal did not take it
-            self._not_saved(exc)
+            self.not_saved(exc)
             row = exc.row
         if row is None:
-            self.tell("Nothing to undo.")
+            screen.tell("Nothing to undo.")
             return
-        self._bring_into_view(row)
-        self._run_changed(row)
-
-    def _bring_into_view(self, row: int) -> None:
-        """Put the cursor on `row`, adding it to the index if the filter hides it."""
-        self._release_sticky(row)
-        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
-        at = bisect_left(rows, row)
-        if at == len(rows) or rows[at] != row:
-            rows.insert(at, row)
-        self.rows = rows
-        self.table.show_rows(self.store, self.review, rows, at)
-        self._show_filter_state()
+        screen.bring_into_view(row)
+        screen.show_changed_run(row)

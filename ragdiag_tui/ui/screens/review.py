@@ -32,13 +32,13 @@ from ..widgets.run_detail import RunDetail
 from ..widgets.run_table import RunTable
 from ..widgets.stage_summary import StageSummary
 from .keys import SCREEN_BINDINGS, commands, key_help
-from .labelling import LabellingActions
+from .labelling import Labelling
 from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded, load_runs
 
 FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
 
 
-class ReviewScreen(LabellingActions, Screen[None]):
+class ReviewScreen(Screen[None]):
     """Browse, filter and label the runs of one file."""
 
     BINDINGS: ClassVar[list[BindingType]] = SCREEN_BINDINGS
@@ -67,6 +67,7 @@ class ReviewScreen(LabellingActions, Screen[None]):
         self.rows: list[int] | range = range(0)
         self._sticky: int | None = None
         self._narrowing: tuple[str, str, str | None] | None = None
+        self.labelling = Labelling(self)
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -75,7 +76,7 @@ class ReviewScreen(LabellingActions, Screen[None]):
             yield Static(f"Loading {os.path.basename(self.store.path)}", id="load-label", markup=False)
             yield ProgressBar(id="load-progress", show_eta=False)
         with Horizontal(id="panes"):
-            yield RunTable(id="runs")
+            yield RunTable(empty_message="Loading…", id="runs")
             yield RunDetail(id="detail")
         yield Footer(compact=True)
 
@@ -93,7 +94,6 @@ class ReviewScreen(LabellingActions, Screen[None]):
         return self.query_one(RunDetail)
 
     def on_mount(self) -> None:
-        self.table.empty_message = "Loading…"
         self.table.focus()
         self._show_summary()
         self._show_filter_state()
@@ -291,6 +291,44 @@ class ReviewScreen(LabellingActions, Screen[None]):
     def action_show_view(self, name: str) -> None:
         self.view = name
         self.table.focus()
+
+    # -- labelling (see labelling.py) ------------------------------------------------
+
+    def action_label_correct(self) -> None:
+        self.labelling.set_label(True)
+
+    def action_label_incorrect(self) -> None:
+        self.labelling.set_label(False)
+
+    def action_toggle_label(self) -> None:
+        self.labelling.toggle_label()
+
+    def action_clear_label(self) -> None:
+        self.labelling.clear_label()
+
+    def action_edit_note(self) -> None:
+        self.labelling.edit_note()
+
+    def action_undo(self) -> None:
+        self.labelling.undo()
+
+    def show_changed_run(self, row: int) -> None:
+        """Redraw a run that just changed; it stays in the view until the cursor leaves it."""
+        self._sticky = row
+        self.table.refresh_run(row)
+        self._show_detail()
+        self._show_summary()
+
+    def bring_into_view(self, row: int) -> None:
+        """Put the cursor on `row`, adding it to the index if the filter hides it."""
+        self._release_sticky(row)
+        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
+        at = bisect_left(rows, row)
+        if at == len(rows) or rows[at] != row:
+            rows.insert(at, row)
+        self.rows = rows
+        self.table.show_rows(self.store, self.review, rows, at)
+        self._show_filter_state()
 
     # -- other screens --------------------------------------------------------------
 

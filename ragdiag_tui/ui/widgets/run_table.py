@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -115,13 +116,17 @@ class RunTable(ScrollView, can_focus=True):
         def control(self) -> RunTable:
             return self.table
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    cursor: var[int] = var(0, init=False)
+    """The cursor's position in `rows` (not a row number); always a valid position, or 0."""
+
+    def __init__(
+        self, *, empty_message: str = "No runs.", id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.store: RunStore | None = None
         self.review: Review | None = None
         self.rows: Sequence[int] = ()
-        self.cursor = 0
-        self.empty_message = "No runs."
+        self.empty_message = empty_message
         self._id_width = 4
         self._widths_seen = 0
         self._last_posted: int | None = -1
@@ -139,11 +144,12 @@ class RunTable(ScrollView, can_focus=True):
         """Show `rows` (row numbers) with the cursor at position `cursor`."""
         self.store, self.review, self.rows = store, review, rows
         self._update_id_width()
-        self.cursor = max(0, min(cursor, len(rows) - 1))
         self._update_virtual_size()
-        self._scroll_cursor_into_view()
         self.refresh()
-        self._post_cursor(force=True)
+        self._last_posted = -1  # the run under the cursor is told afresh, moved or not
+        self.cursor = cursor
+        self._scroll_cursor_into_view()
+        self._post_cursor()
 
     @property
     def cursor_row(self) -> int | None:
@@ -157,16 +163,12 @@ class RunTable(ScrollView, can_focus=True):
         else:
             self.refresh()
 
-    def move_cursor(self, index: int) -> None:
-        if not self.rows:
-            return
-        index = max(0, min(index, len(self.rows) - 1))
-        if index == self.cursor:
-            return
-        old = self.cursor
-        self.cursor = index
+    def validate_cursor(self, index: int) -> int:
+        return max(0, min(index, len(self.rows) - 1))
+
+    def watch_cursor(self, old: int, new: int) -> None:
         self.refresh_lines(old + 1)
-        self.refresh_lines(index + 1)
+        self.refresh_lines(new + 1)
         self._scroll_cursor_into_view()
         self._post_cursor()
 
@@ -216,37 +218,37 @@ class RunTable(ScrollView, can_focus=True):
         elif self.cursor >= top + self._page:
             self.scroll_to(y=self.cursor - self._page + 1, animate=False)
 
-    def _post_cursor(self, force: bool = False) -> None:
+    def _post_cursor(self) -> None:
         row = self.cursor_row
-        if force or row != self._last_posted:
+        if row != self._last_posted:
             self._last_posted = row
             self.post_message(self.CursorMoved(self, row, self.cursor))
 
     # -- actions --------------------------------------------------------------
 
     def action_cursor_up(self) -> None:
-        self.move_cursor(self.cursor - 1)
+        self.cursor -= 1
 
     def action_cursor_down(self) -> None:
-        self.move_cursor(self.cursor + 1)
+        self.cursor += 1
 
     def action_page_up(self) -> None:
-        self.move_cursor(self.cursor - self._page)
+        self.cursor -= self._page
 
     def action_page_down(self) -> None:
-        self.move_cursor(self.cursor + self._page)
+        self.cursor += self._page
 
     def action_first(self) -> None:
-        self.move_cursor(0)
+        self.cursor = 0
 
     def action_last(self) -> None:
-        self.move_cursor(len(self.rows) - 1)
+        self.cursor = len(self.rows) - 1
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None or offset.y == 0:
             return
-        self.move_cursor(round(self.scroll_offset.y) + offset.y - 1)
+        self.cursor = round(self.scroll_offset.y) + offset.y - 1
 
     # -- drawing --------------------------------------------------------------
 
