@@ -19,7 +19,7 @@ from . import __version__
 from .core.mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve")
+COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve", "compare")
 
 _EPILOG = """\
 commands:
@@ -29,6 +29,7 @@ commands:
   stats FILE       runs per stage, lucky answers, most-missed documents
   export FILE -o OUT   the reviewed results, with the review journal applied
   serve FILE       the review app in a web browser
+  compare OLD NEW  which runs moved between stages from one run file to another
 
 exit status: 0 all good, 1 some lines invalid or some case disagreed,
 2 the file cannot be read (missing, a directory, empty, not UTF-8) or bad usage.
@@ -42,6 +43,7 @@ examples:
   ragdiag-tui stats sample_runs/ragas_runs.jsonl --preset ragas
   ragdiag-tui diagnose sample_runs/runs.csv
   ragdiag-tui diagnose runs.jsonl --map required=gold_ids --map 'context=retrieved[].doc_id'
+  ragdiag-tui compare sample_runs/demo_before.jsonl sample_runs/demo_after.jsonl
 """
 
 
@@ -53,8 +55,11 @@ def _map_spec(spec: str) -> str:
     return spec
 
 
-def _add_file(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a run file: JSON Lines, JSON, CSV, or a case file")
+def _add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",)) -> None:
+    for name in names:
+        parser.add_argument(
+            name, metavar=name.upper(), help="a run file: JSON Lines, JSON, CSV, Parquet, or a case file"
+        )
     fields = parser.add_argument_group(
         "field mapping",
         "For files whose runs name their fields differently. SOURCE is a key, a dotted\n"
@@ -165,6 +170,29 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--reviewer", metavar="NAME")
+
+    compare = command(
+        "compare",
+        "Join the runs of two files and show which moved between stages.",
+        "Runs join by id (or by question text, and the same source when both have one,\n"
+        "with --by question). Reports runs joined, only in OLD, only in NEW, the stage\n"
+        "transitions (OLD stage by NEW stage), fixed (retrieval or generation -> pass),\n"
+        "regressed (pass -> retrieval or generation), new and resolved lucky answers, and\n"
+        "the documents whose missed count changed most. Pairs with the same id but a\n"
+        "different question are not comparable: listed, and left out of the rest.\n"
+        "Each file's review journal is applied unless --no-journal.\n\n"
+        "exit status: 0 compared, 2 either file (or its journal) cannot be read.\n\n"
+        "examples:\n  ragdiag-tui compare before.jsonl after.jsonl\n"
+        "  ragdiag-tui compare before.jsonl after.jsonl --by question --json | jq .fixed",
+    )
+    _add_file(compare, ("old", "new"))
+    compare.add_argument(
+        "--by", choices=("id", "question"), default="id", help="join runs by id (default) or question"
+    )
+    compare.add_argument("--json", action="store_true", help="print JSON instead of a report")
+    compare.add_argument(
+        "--no-journal", action="store_true", help="the files' own labels, without their review journals"
+    )
     return parser
 
 
@@ -299,6 +327,26 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_INVALID if store.errors else EXIT_OK
 
 
+def run_compare(args: argparse.Namespace) -> int:
+    from .core.compare import compare_files, format_comparison
+    from .core.journal import JournalError
+
+    try:
+        result, warnings = compare_files(
+            args.old, args.new, args.by, args.field_map, journals=not args.no_journal
+        )
+    except JournalError as exc:  # comparing without the labels would silently misreport
+        _err(str(exc))
+        return EXIT_UNREADABLE
+    for warning in warnings:
+        _err(warning)
+    if args.json:
+        print(_dumps(result.to_json()))
+    else:
+        print(format_comparison(result, args.old, args.new))
+    return EXIT_OK
+
+
 def run_review(args: argparse.Namespace) -> int:
     from .core.loading import check_readable
     from .ui.app import create_app
@@ -323,6 +371,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "stats": run_stats,
     "export": run_export,
     "serve": run_serve,
+    "compare": run_compare,
 }
 
 

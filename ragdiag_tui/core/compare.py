@@ -1,0 +1,348 @@
+"""Compare two run files: which runs moved between stages, and where to.
+
+The rule isolates a stage only when the rest is held still, so a run of OLD is
+paired with a run of NEW that asks the same question:
+
+- by `id` (the default): the runs of the same id. A pair whose questions differ
+  is *not comparable* (its stage change says nothing about the pipeline): it is
+  counted and listed, and left out of every other figure.
+- by question text: runs with the same question, and the same `source` when both
+  runs have one. Runs that repeat a question pair in file order (the first with
+  the first, and so on). A run without a question joins nothing.
+
+Everything works on the columns of two `RunStore`s (stage bytes, ids, questions,
+missing IDs), with the label in force of each file's review: no object per run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from .journal import Journal, journal_path
+from .mapping import FieldMap
+from .review import Review
+from .store import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGES, RunStore, label_value
+from .text import visible
+
+BY_ID, BY_QUESTION = "id", "question"
+TOP_DOCUMENTS = 10
+
+LabelOf = Callable[[int], bool | None]
+"""The label in force of a row (a `Review`'s `label`)."""
+
+
+@dataclass
+class Comparison:
+    """What moved between OLD and NEW. Pairs are (old row, new row)."""
+
+    by: str
+    old: RunStore
+    new: RunStore
+    pairs: list[tuple[int, int]] = field(default_factory=list)  # comparable, in NEW's file order
+    not_comparable: list[tuple[int, int]] = field(default_factory=list)
+    only_old: list[int] = field(default_factory=list)
+    only_new: list[int] = field(default_factory=list)
+    transitions: Counter[tuple[int, int]] = field(default_factory=Counter)  # (old code, new code)
+    fixed: list[tuple[int, int]] = field(default_factory=list)
+    regressed: list[tuple[int, int]] = field(default_factory=list)
+    new_lucky: list[tuple[int, int]] = field(default_factory=list)
+    resolved_lucky: list[tuple[int, int]] = field(default_factory=list)
+    documents: list[tuple[str, int, int]] = field(default_factory=list)  # (id, missed old, missed new)
+
+    def old_row_of(self) -> dict[int, int]:
+        """NEW row -> its comparable OLD row (for the review app's baseline)."""
+        return {new: old for old, new in self.pairs}
+
+    def to_json(self) -> dict[str, Any]:
+        """The `compare --json` object; runs are named by their NEW id (OLD id where NEW has none)."""
+        new_ids, old_ids = self.new.ids, self.old.ids
+
+        def ids(pairs: Sequence[tuple[int, int]]) -> list[str]:
+            return [new_ids[new] for _, new in pairs]
+
+        return {
+            "by": self.by,
+            "joined": len(self.pairs) + len(self.not_comparable),
+            "only_old": len(self.only_old),
+            "only_new": len(self.only_new),
+            "not_comparable": [
+                {"old": old_ids[old], "new": new_ids[new]} for old, new in self.not_comparable
+            ],
+            "transitions": {
+                STAGES[old]: {STAGES[new]: self.transitions.get((old, new), 0) for new in range(len(STAGES))}
+                for old in range(len(STAGES))
+            },
+            "fixed": ids(self.fixed),
+            "regressed": ids(self.regressed),
+            "new_lucky": ids(self.new_lucky),
+            "resolved_lucky": ids(self.resolved_lucky),
+            "documents": [
+                {"id": doc, "missed_old": old, "missed_new": new} for doc, old, new in self.documents
+            ],
+        }
+
+
+class _Source(msgspec.Struct):
+    source: Any = None
+
+
+_source_decode = msgspec.json.Decoder(_Source).decode
+
+
+def _source_of(store: RunStore, row: int) -> Any:
+    """The run's `source` field, or None (read from the run's text, only for --by question)."""
+    text = store.raw_text(row)
+    if not text:
+        return None
+    try:
+        return _source_decode(text).source
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return store.raw(row).get("source") if text.startswith(b"{") else None
+
+
+def _id_index(store: RunStore) -> tuple[dict[str, int], set[int]]:
+    """Each id's row, and the rows that join nothing.
+
+    A valid run's id wins over an invalid line that repeats it; an invalid line
+    with no id, or repeating an id, joins nothing.
+    """
+    index: dict[str, int] = {}
+    unjoinable: set[int] = set()
+    ids = store.ids
+    for row in sorted(store.errors):
+        run_id = ids[row]
+        if run_id and run_id not in index:
+            index[run_id] = row
+        else:
+            unjoinable.add(row)
+    valid = store.row_of
+    unjoinable.update(row for run_id, row in index.items() if run_id in valid)
+    index.update(valid)
+    return index, unjoinable
+
+
+def _join_by_id(old: RunStore, new: RunStore) -> tuple[list[int | None], set[int]]:
+    """For each NEW row, its OLD row or None; and the OLD rows joined."""
+    index, _ = _id_index(old)
+    _, unjoinable = _id_index(new)
+    matched: list[int | None] = list(map(index.get, new.ids))
+    for row in unjoinable:
+        matched[row] = None
+    return matched, set(matched) - {None}  # type: ignore[return-value]
+
+
+def _join_by_question(old: RunStore, new: RunStore) -> tuple[list[int | None], set[int]]:
+    """Same question, and the same source when both runs have one; repeats in file order."""
+    waiting: dict[str, list[int]] = {}
+    for row, question in enumerate(old.questions):
+        if question:
+            waiting.setdefault(question, []).append(row)
+    matched: list[int | None] = [None] * len(new)
+    used: set[int] = set()
+    for row, question in enumerate(new.questions):
+        candidates = waiting.get(question) if question else None
+        if not candidates:
+            continue
+        source = _source_of(new, row)
+        for at, old_row in enumerate(candidates):
+            old_source = _source_of(old, old_row) if source is not None else None
+            if old_source is not None and old_source != source:
+                continue
+            matched[row] = old_row
+            used.add(old_row)
+            del candidates[at]
+            break
+    return matched, used
+
+
+def compare_stores(
+    old: RunStore,
+    new: RunStore,
+    by: str = BY_ID,
+    old_label: LabelOf | None = None,
+    new_label: LabelOf | None = None,
+    top: int = TOP_DOCUMENTS,
+) -> Comparison:
+    """Join the runs of two stores and count what moved.
+
+    The stores' stage bytes and missing IDs are read as they stand (a `Review`
+    keeps them diagnosed with the label in force); `old_label` and `new_label`
+    give the label in force for the lucky answers (default: the file's label).
+    """
+    if by not in (BY_ID, BY_QUESTION):
+        raise ValueError(f"unknown join: {by}")
+    old_label = old_label or _file_label(old)
+    new_label = new_label or _file_label(new)
+    matched, used = (_join_by_id if by == BY_ID else _join_by_question)(old, new)
+    result = Comparison(by, old, new)
+    result.only_old = [row for row in range(len(old)) if row not in used]
+    old_stage, new_stage = old.stage, new.stage
+    old_questions, new_questions = old.questions, new.questions
+    pairs, not_comparable, only_new = result.pairs, result.not_comparable, result.only_new
+    for new_row, old_row in enumerate(matched):
+        if old_row is None:
+            only_new.append(new_row)
+        elif (
+            old_questions[old_row] != new_questions[new_row]
+            and old_stage[old_row] != S_INVALID
+            and new_stage[new_row] != S_INVALID
+        ):
+            not_comparable.append((old_row, new_row))
+        else:
+            pairs.append((old_row, new_row))
+    result.transitions = Counter((old_stage[o], new_stage[n]) for o, n in pairs)
+    failed = (S_RETRIEVAL, S_GENERATION)
+    if any(result.transitions.get((code, S_PASS)) for code in failed):
+        result.fixed = [(o, n) for o, n in pairs if new_stage[n] == S_PASS and old_stage[o] in failed]
+    if any(result.transitions.get((S_PASS, code)) for code in failed):
+        result.regressed = [(o, n) for o, n in pairs if old_stage[o] == S_PASS and new_stage[n] in failed]
+    # Lucky answers are retrieval runs labelled correct: look only at retrieval rows.
+    old_missing, new_missing = old.missing, new.missing
+    old_lucky = {o for o in old_missing if old_label(o) is True}
+    new_lucky = {n for n in new_missing if new_label(n) is True}
+    result.new_lucky = [(o, n) for o, n in pairs if n in new_lucky and o not in old_lucky]
+    result.resolved_lucky = [(o, n) for o, n in pairs if o in old_lucky and n not in new_lucky]
+    result.documents = _documents(pairs, old_missing, new_missing, top)
+    return result
+
+
+def _file_label(store: RunStore) -> LabelOf:
+    labels = store.file_label
+    return lambda row: label_value(labels[row])
+
+
+def _documents(
+    pairs: list[tuple[int, int]],
+    old_missing: dict[int, tuple[str, ...]],
+    new_missing: dict[int, tuple[str, ...]],
+    top: int,
+) -> list[tuple[str, int, int]]:
+    """The documents whose missed count over the comparable pairs changed most."""
+    missed_old: Counter[str] = Counter()
+    missed_new: Counter[str] = Counter()
+    for o, n in pairs:
+        ids = old_missing.get(o)
+        if ids:
+            missed_old.update(ids)
+        ids = new_missing.get(n)
+        if ids:
+            missed_new.update(ids)
+    changed = [
+        (doc, missed_old[doc], missed_new[doc])
+        for doc in missed_old.keys() | missed_new.keys()
+        if missed_old[doc] != missed_new[doc]
+    ]
+    # The biggest change first, ties by id so the list is stable from run to run.
+    changed.sort(key=lambda item: (-abs(item[2] - item[1]), item[0]))
+    return changed[:top]
+
+
+# -- two files ------------------------------------------------------------------------
+
+
+@dataclass
+class Opened:
+    """One side of a comparison: its store and the label in force of each row."""
+
+    store: RunStore
+    label: LabelOf
+    warnings: list[str]
+
+
+def open_side(path: str, field_map: FieldMap | None = None, journal: bool = True) -> Opened:
+    """Load a run file with its review journal applied (unless `journal` is False).
+
+    Raises loading.FileError when the file cannot be read, journal.JournalError
+    when its journal cannot.
+    """
+    store = RunStore.load(path, field_map=field_map)
+    if not journal:
+        return Opened(store, _file_label(store), [])
+    review = Review(store, Journal(journal_path(path)))
+    warnings = list(review.warnings)
+    if review.orphans:
+        warnings.append(
+            f"{journal_path(path)}: {len(review.orphans)} entries name runs no longer in the file"
+        )
+    return Opened(store, review.label, warnings)
+
+
+def compare_files(
+    old_path: str,
+    new_path: str,
+    by: str = BY_ID,
+    field_map: FieldMap | None = None,
+    journals: bool = True,
+) -> tuple[Comparison, list[str]]:
+    """Compare two run files, each with its own review journal applied; and the warnings."""
+    old = open_side(old_path, field_map, journals)
+    new = open_side(new_path, field_map, journals)
+    result = compare_stores(old.store, new.store, by, old.label, new.label)
+    return result, old.warnings + new.warnings
+
+
+# -- as text ------------------------------------------------------------------------
+
+LISTED = 10  # ids shown per list in the text report
+
+
+def _id_list(ids: Sequence[str]) -> str:
+    shown = ", ".join(visible(run_id) for run_id in ids[:LISTED])
+    more = len(ids) - LISTED
+    return shown + (f", ... ({more} more)" if more > 0 else "")
+
+
+def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
+    """The comparison as a plain-text report for the terminal."""
+    data = result.to_json()
+    out = [f"OLD {visible(old_name)}", f"NEW {visible(new_name)}", ""]
+    out.append(
+        f"  joined by {result.by}: {data['joined']}    only in OLD: {data['only_old']}    "
+        f"only in NEW: {data['only_new']}    not comparable: {len(result.not_comparable)}"
+    )
+    out.append("")
+    counts = max(len(str(max(result.transitions.values(), default=0))), 3)
+    widths = [max(len(name), counts) + 2 for name in STAGES]
+    out.append("  stage transitions: OLD stage (rows) by NEW stage (columns)")
+    out.append("  " + " " * 14 + "".join(f"{name:>{w}}" for name, w in zip(STAGES, widths, strict=True)))
+    for old_stage in STAGES:
+        row = data["transitions"][old_stage]
+        cells = "".join(f"{row[new] or '.'!s:>{w}}" for new, w in zip(STAGES, widths, strict=True))
+        out.append(f"  {old_stage:<14}{cells}")
+    out.append("")
+    for key, title in (
+        ("fixed", "fixed (retrieval or generation -> pass)"),
+        ("regressed", "regressed (pass -> retrieval or generation)"),
+        ("new_lucky", "new lucky answers"),
+        ("resolved_lucky", "lucky answers resolved"),
+    ):
+        ids = data[key]
+        out.append(f"  {title}: {len(ids)}" + (f"\n    {_id_list(ids)}" if ids else ""))
+    if result.not_comparable:
+        pairs = [
+            f"{visible(result.old.ids[o])}"
+            + ("" if result.old.ids[o] == result.new.ids[n] else "/" + visible(result.new.ids[n]))
+            for o, n in result.not_comparable[:LISTED]
+        ]
+        more = len(result.not_comparable) - LISTED
+        out.append(
+            f"  not comparable (same id, different question): {len(result.not_comparable)}\n    "
+            + ", ".join(pairs)
+            + (f", ... ({more} more)" if more > 0 else "")
+        )
+    out.append("")
+    if result.documents:
+        out.append("  documents whose missed count changed most")
+        shown = [(visible(doc), old, new) for doc, old, new in result.documents]
+        doc_width = min(max(len(doc) for doc, _, _ in shown), 60)
+        out.append(f"    {'document':<{doc_width}}  {'OLD':>{counts}}  {'NEW':>{counts}}  change")
+        for doc, old, new in shown:
+            out.append(f"    {doc:<{doc_width}}  {old:>{counts}}  {new:>{counts}}  {new - old:+d}")
+    else:
+        out.append("  no document's missed count changed")
+    return "\n".join(out)
