@@ -26,7 +26,8 @@ import msgspec
 from .journal import Journal, journal_path
 from .mapping import FieldMap
 from .review import Review
-from .store import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGES, RunStore, label_value
+from .stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGE_NAMES
+from .store import RunStore, label_value
 from .text import visible
 
 BY_ID, BY_QUESTION = "id", "question"
@@ -62,6 +63,8 @@ class Comparison:
         """The `compare --json` object; runs are named by their NEW id (OLD id where NEW has none)."""
         new_ids, old_ids = self.new.ids, self.old.ids
 
+        codes = list(enumerate(STAGE_NAMES))
+
         def ids(pairs: Sequence[tuple[int, int]]) -> list[str]:
             return [new_ids[new] for _, new in pairs]
 
@@ -74,8 +77,10 @@ class Comparison:
                 {"old": old_ids[old], "new": new_ids[new]} for old, new in self.not_comparable
             ],
             "transitions": {
-                STAGES[old]: {STAGES[new]: self.transitions.get((old, new), 0) for new in range(len(STAGES))}
-                for old in range(len(STAGES))
+                STAGE_NAMES[old]: {
+                    STAGE_NAMES[new]: self.transitions.get((old, new), 0) for new in range(len(STAGE_NAMES))
+                }
+                for old in range(len(STAGE_NAMES))
             },
             "fixed": ids(self.fixed),
             "regressed": ids(self.regressed),
@@ -307,12 +312,12 @@ def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
     )
     out.append("")
     counts = max(len(str(max(result.transitions.values(), default=0))), 3)
-    widths = [max(len(name), counts) + 2 for name in STAGES]
+    widths = [max(len(name), counts) + 2 for name in STAGE_NAMES]
     out.append("  stage transitions: OLD stage (rows) by NEW stage (columns)")
-    out.append("  " + " " * 14 + "".join(f"{name:>{w}}" for name, w in zip(STAGES, widths, strict=True)))
-    for old_stage in STAGES:
+    out.append("  " + " " * 14 + "".join(f"{name:>{w}}" for name, w in zip(STAGE_NAMES, widths, strict=True)))
+    for old_stage in STAGE_NAMES:
         row = data["transitions"][old_stage]
-        cells = "".join(f"{row[new] or '.'!s:>{w}}" for new, w in zip(STAGES, widths, strict=True))
+        cells = "".join(f"{row[new] or '.'!s:>{w}}" for new, w in zip(STAGE_NAMES, widths, strict=True))
         out.append(f"  {old_stage:<14}{cells}")
     out.append("")
     for key, title in (

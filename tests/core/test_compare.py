@@ -11,7 +11,8 @@ import pytest
 
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.compare import compare_files, compare_stores
-from ragdiag_tui.core.store import STAGES, RunStore
+from ragdiag_tui.core.stages import STAGE_NAMES as STAGES
+from ragdiag_tui.core.store import RunStore
 
 WriteRuns = Callable[..., Path]
 REPO = Path(__file__).resolve().parents[2]
