@@ -60,9 +60,8 @@ class Comparison:
         return {new: old for old, new in self.pairs}
 
     def to_json(self) -> dict[str, Any]:
-        """The `compare --json` object; runs are named by their NEW id (OLD id where NEW has none)."""
+        """The `compare --json` object; the runs of the lists are named by their NEW id."""
         new_ids, old_ids = self.new.ids, self.old.ids
-
         codes = list(enumerate(STAGE_NAMES))
 
         def ids(pairs: Sequence[tuple[int, int]]) -> list[str]:
@@ -77,10 +76,8 @@ class Comparison:
                 {"old": old_ids[old], "new": new_ids[new]} for old, new in self.not_comparable
             ],
             "transitions": {
-                STAGE_NAMES[old]: {
-                    STAGE_NAMES[new]: self.transitions.get((old, new), 0) for new in range(len(STAGE_NAMES))
-                }
-                for old in range(len(STAGE_NAMES))
+                old_name: {new_name: self.transitions.get((old, new), 0) for new, new_name in codes}
+                for old, old_name in codes
             },
             "fixed": ids(self.fixed),
             "regressed": ids(self.regressed),
