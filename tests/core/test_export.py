@@ -273,11 +273,18 @@ def test_reviewed_only_scope_exports_the_runs_a_reviewer_labelled(run_file: Path
     assert "question" not in header  # only the exported runs' fields make the header
 
 
-def test_progress_ends_at_the_total(run_file: Path, tmp_path: Path) -> None:
+def test_progress_rises_as_runs_are_written_and_ends_at_the_total(
+    run_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("ragdiag_tui.core.export.PROGRESS_EVERY", 2)
     store, review = reviewed(run_file)
+    valid = len(store) - len(store.errors)
     seen: list[tuple[int, int]] = []
     export_runs(store, review, tmp_path / "o.jsonl", "jsonl", progress=lambda d, t: seen.append((d, t)))
-    assert seen[-1] == (len(store), len(store))
+    done = [d for d, _ in seen]
+    assert len(seen) >= valid // 2  # reported along the way, not only at the end
+    assert 0 < done[0] < done[-1] and done == sorted(done)
+    assert seen[-1][0] == seen[-1][1] and {t for _, t in seen} == {seen[-1][1]}
 
 
 # -- paths --------------------------------------------------------------------------

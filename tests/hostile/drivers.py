@@ -70,7 +70,7 @@ def append(journal: str, prefix: str, count: str, go: str) -> None:
     writer.open()
     say(shared=writer.shared)
     while not os.path.exists(go):
-        time.sleep(0.001)
+        time.sleep(0.001)  # wait-ok: polling for the go file
     note = f"{prefix} " * 1500  # several kilobytes: more than one pipe buffer's atomic size
     for n in range(int(count)):
         writer.append(Entry(f"{prefix}-{n}", n % 2 == 0, note, prefix, utc_now()))

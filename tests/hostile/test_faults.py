@@ -36,8 +36,7 @@ from ragdiag_tui.ui.screens.confirm import ConfirmDialog
 from ragdiag_tui.ui.screens.export import ExportDialog
 from ragdiag_tui.ui.screens.review import ReviewScreen
 
-from .app_helpers import (
-    SIZE,
+from ..ui.helpers import (
     actions_on_screen,
     detail_text,
     record_notifications,
@@ -48,6 +47,8 @@ from .app_helpers import (
 )
 from .corpus import is_safe_for_terminal
 from .terminal import Terminal
+
+SIZE = (100, 30)  # a cramped terminal: hostile text must not break the layout
 
 DRIVERS = Path(__file__).with_name("drivers.py")
 KILL_AFTER = 8  # label changes confirmed before the review session is killed
@@ -440,7 +441,7 @@ async def test_app_on_a_full_disk_shows_the_error_marks_unsaved_and_asks_before_
         assert len(errors) == 1
         assert "No space left on device" in errors[0] and "not saved" in errors[0]
         assert screen_lines(app)[4].split()[:2] == ["!", "r0"]  # the row's mark
-        assert "NOT SAVED" in detail_text(screen)
+        assert "NOT SAVED" in detail_text(screen.app)
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmDialog)
         assert "1 changed run was not saved" in screen_text(app)
@@ -464,7 +465,7 @@ async def test_app_on_a_read_only_folder_says_labels_will_not_be_saved(tmp_path:
             assert any("Labels you set now will NOT be saved" in message for message, _ in notes)
             await pilot.press("n")
             assert screen.review is not None and screen.review.unsaved == {0}
-            assert "NOT SAVED" in detail_text(screen)
+            assert "NOT SAVED" in detail_text(screen.app)
             assert app.is_running
     assert not Path(journal_path(path)).exists()
 
@@ -578,7 +579,7 @@ async def test_ids_are_never_used_as_paths_or_run(tmp_path: Path, capsys: pytest
         for index in range(len(ids)):
             screen.table.cursor = index
             await pilot.press("y")
-            assert ids[index] in detail_text(screen)
+            assert ids[index] in detail_text(screen.app)
         await pilot.press("e")
         await pilot.press("enter")  # the default path, beside the run file
         for _ in range(300):

@@ -1,9 +1,17 @@
-"""Helpers of the UI tests: where the data is, and how to read what is shown."""
+"""The one set of helpers of the app tests (tests/ui and tests/hostile): where the data is,
+how to wait for a load, and how to read what the app shows, through public API only."""
 
 from __future__ import annotations
 
+import html
+import re
+from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from rich.cells import cell_len
+from textual.app import App
 from textual.pilot import Pilot
 
 from ragdiag_tui.ui.app import RagdiagApp
@@ -19,18 +27,43 @@ SIZE = (120, 40)
 # Rows of review_runs.jsonl, in file order.
 PASS, GEN, LUCKY, RETR, UNRES, BROKEN, NOLABEL, MARKUP_SLASH, MARKUP_CLICK, MARKUP_AB, BAD_CTX = range(11)
 
+POLL = 0.01  # seconds between looks while waiting for a state
 
-async def loaded(pilot: Pilot) -> ReviewScreen:
-    """Wait until every run is in and the journal is replayed; return the review screen."""
+
+async def _load_ended(pilot: Pilot, seconds: float) -> ReviewScreen:
     app = pilot.app
     assert isinstance(app, RagdiagApp)
-    for _ in range(400):
+    for _ in range(int(seconds / POLL)):
+        if not app.is_running:
+            raise AssertionError("the app stopped while loading")
         screen = app.review_screen
-        if screen.review is not None:
+        done = screen.review is not None or not screen.query_one("#load-status").display
+        if done and screen.table.region.height:  # and laid out again since
             await pilot.pause()
             return screen
-        await pilot.pause(0.01)
-    raise AssertionError("the runs never finished loading")
+        await pilot.pause(POLL)
+    raise AssertionError("the app never finished loading the file")
+
+
+async def loaded(pilot: Pilot, seconds: float = 20.0) -> ReviewScreen:
+    """Wait until every run is in and the journal is replayed; return the review screen."""
+    screen = await _load_ended(pilot, seconds)
+    assert screen.review is not None, "the load failed"
+    return screen
+
+
+async def settled(pilot: Pilot, seconds: float = 20.0) -> ReviewScreen:
+    """Wait until the runs are in and the journal replayed, or the load has failed."""
+    return await _load_ended(pilot, seconds)
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], object], what: str, seconds: float = 10.0) -> None:
+    """Let the app run until `condition()` holds; fail naming `what` after `seconds`."""
+    for _ in range(int(seconds / POLL)):
+        if condition():
+            return
+        await pilot.pause(POLL)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 def table(pilot: Pilot) -> RunTable:
@@ -43,13 +76,84 @@ def table_lines(pilot: Pilot) -> list[str]:
     return [widget.render_line(y).text for y in range(widget.scrollable_content_region.height)]
 
 
-def detail_text(pilot: Pilot) -> str:
-    """All text of the detail pane, as shown."""
-    detail = pilot.app.screen.query_one(RunDetail)
+def detail_text(app: App[Any]) -> str:
+    """The whole text of the review screen's detail pane (not only what fits on screen)."""
+    assert isinstance(app, RagdiagApp)
+    detail = app.review_screen.query_one(RunDetail)
     return "\n".join(str(static.visual) for static in detail.query("Static") if static.display)
 
 
-def screen_text(pilot: Pilot) -> str:
+_TEXT = re.compile(
+    r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)"[^>]*-line-(\d+)\)">(.*?)</text>'
+)
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """Every line of the active screen as drawn now, as plain text.
+
+    Read from `App.export_screenshot`, the public way to get what the screen shows:
+    each `<text>` of the SVG is a run of characters at a cell position on a line.
+    """
+    lines: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for x, length, line, escaped in _TEXT.findall(app.export_screenshot()):
+        text = html.unescape(escaped).replace("\xa0", " ")
+        cell_width = float(length) / len(text)
+        lines[int(line)].append((round(float(x) / cell_width), text))
+    height = app.size.height
+    out = []
+    for y in range(height):
+        drawn = ""
+        for column, text in sorted(lines.get(y, ())):
+            drawn += " " * max(0, column - cell_len(drawn)) + text
+        out.append(drawn.rstrip())
+    return out
+
+
+def screen_text(app: App[Any]) -> str:
     """Every character of the active screen now, as plain text lines."""
-    strips = pilot.app.screen._compositor.render_strips()
-    return "\n".join(strip.text for strip in strips)
+    return "\n".join(screen_lines(app))
+
+
+async def shown_soon(pilot: Pilot, text: str, seconds: float = 3.0) -> str:
+    """The screen text once it shows `text` (a refresh may lag a message); fails after a while."""
+    for _ in range(int(seconds / POLL)):
+        drawn = screen_text(pilot.app)
+        if text in drawn:
+            return drawn
+        await pilot.pause(POLL)
+    raise AssertionError(f"{text!r} never appeared on:\n{screen_text(pilot.app)}")
+
+
+def actions_on_screen(app: App[Any]) -> list[Any]:
+    """Every click action (`@click` markup) in what any widget on the screen draws now."""
+    found = []
+    for widget in app.screen.walk_children(with_self=True):
+        if not widget.display or not widget.region:
+            continue
+        for y in range(widget.size.height):
+            for segment in widget.render_line(y):
+                meta = segment.style.meta if segment.style is not None else {}
+                found.extend(value for key, value in meta.items() if key.startswith("@click"))
+    return found
+
+
+def toast_texts(app: App[Any]) -> list[str]:
+    """The text of every notification toast on screen, as drawn (toasts wrap, so not the screen)."""
+    return [
+        widget.render().plain  # type: ignore[attr-defined]
+        for widget in app.screen.walk_children()
+        if type(widget).__name__ == "Toast"
+    ]
+
+
+def record_notifications(app: App[Any]) -> list[tuple[str, str]]:
+    """(message, severity) of every notification the app is asked to show, from now on."""
+    seen: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def recording(message: str, **options: Any) -> None:
+        seen.append((message, options.get("severity", "information")))
+        notify(message, **options)
+
+    app.notify = recording  # type: ignore[method-assign]
+    return seen

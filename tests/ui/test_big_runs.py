@@ -89,7 +89,7 @@ async def test_relabelling_a_run_with_10000_ids_keeps_its_id_lists(tmp_path: Pat
         before = column(screen.detail, "required")
         await pilot.press("n")
         assert screen.review is not None and screen.review.reviewer_label(0) is False
-        assert "Reviewer label incorrect" in detail_text(pilot)
+        assert "Reviewer label incorrect" in detail_text(pilot.app)
         assert column(screen.detail, "required") is before
         app.theme = "textual-light"  # colours are baked into the columns: rebuilt
         await pilot.pause()

@@ -14,7 +14,7 @@ from ragdiag_tui.ui.screens.review import ReviewScreen
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 from ragdiag_tui.ui.widgets.run_table import RunTable
 
-from .helpers import LUCKY, MARKUP_AB, RETR, SIZE, loaded, screen_text
+from .helpers import LUCKY, MARKUP_AB, RETR, SIZE, loaded, screen_text, wait_until
 
 
 async def wait_for_screen(pilot, kind):
@@ -97,7 +97,7 @@ async def test_export_asks_before_replacing_a_file(app: RagdiagApp, runs_path) -
         await wait_for_screen(pilot, ExportDialog)
         await pilot.click("#export")
         await pilot.pause()
-        assert "exists. Replace it?" in screen_text(pilot)
+        assert "exists. Replace it?" in screen_text(pilot.app)
         await pilot.click("#no")
         await pilot.pause()
         assert target.read_text() == "old\n"
@@ -115,9 +115,9 @@ async def test_export_never_targets_the_run_file(app: RagdiagApp, runs_path) -> 
         await pilot.click("#yes")  # "replace it?" - yes; the export must still refuse
         for _ in range(100):
             await pilot.pause(0.01)
-            if "Not exported" in screen_text(pilot):
+            if "Not exported" in screen_text(pilot.app):
                 break
-        assert "Not exported" in screen_text(pilot)
+        assert "Not exported" in screen_text(pilot.app)
     assert runs_path.read_bytes() == before
 
 
@@ -126,7 +126,7 @@ async def test_statistics_screen_and_choosing_a_missed_document_filters(app: Rag
         screen = await loaded(pilot)
         await pilot.press("s")
         stats = await wait_for_screen(pilot, StatisticsScreen)
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         assert "Runs per stage" in text and "Lucky answers  2" in text
         assert stats.documents[0] == ("D2", 3)  # lucky-3, retr-4, a[b]c miss D2
         options = stats.query_one(OptionList)
@@ -135,7 +135,7 @@ async def test_statistics_screen_and_choosing_a_missed_document_filters(app: Rag
         await wait_closed(pilot, StatisticsScreen)
         assert screen.missing_doc == "D2"
         assert list(screen.rows) == [LUCKY, RETR, MARKUP_AB]
-        assert "missing D2" in screen_text(pilot)
+        assert "missing D2" in screen_text(pilot.app)
         assert isinstance(app.focused, RunTable)
         await pilot.press("escape")  # clears the document filter
         assert screen.missing_doc is None
@@ -186,7 +186,6 @@ async def test_command_palette_offers_every_action(app: RagdiagApp) -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"lucky answers")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: "View: Lucky answers" in screen_text(pilot.app), "the command")
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert screen.view == "lucky"
+        await wait_until(pilot, lambda: screen.view == "lucky", "the lucky-answers view")

@@ -21,7 +21,7 @@ async def test_slash_focuses_filter_and_typing_narrows_as_you_type(app: RagdiagA
         assert list(screen.rows) == [LUCKY]  # "luc": only lucky-3
         await pilot.press("backspace")
         assert LUCKY in screen.rows and len(screen.rows) > 1
-        assert "of 11 shown" in screen_text(pilot)
+        assert "of 11 shown" in screen_text(pilot.app)
 
 
 async def test_filter_matches_document_ids_and_questions_case_insensitively(app: RagdiagApp) -> None:
@@ -63,7 +63,7 @@ async def test_each_view_key_shows_that_view_and_its_count(app: RagdiagApp, view
         assert screen.view == view.name
         expected = filter_rows(screen.store, screen.review, view.name)
         assert list(screen.rows) == expected
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         assert view.title in text
         assert f"{len(expected)} of 11 shown" in text
 

@@ -10,7 +10,7 @@ from ragdiag_tui.core.journal import journal_path
 from ragdiag_tui.core.store import S_GENERATION
 from ragdiag_tui.ui.app import create_app
 
-from .helpers import GEN, LUCKY, PASS, SIZE, detail_text, loaded, screen_text, table, table_lines
+from .helpers import GEN, LUCKY, PASS, SIZE, detail_text, loaded, screen_text, table, table_lines, wait_until
 
 
 def notifications(app) -> list[str]:
@@ -43,7 +43,7 @@ async def test_reopening_replays_the_journal_and_says_how_many_were_restored(run
         assert screen.review.note(GEN) == "looks odd"
         assert screen.review.reviewer_label(LUCKY) is True
         assert table_lines(pilot)[1].split()[:3] == ["✓", "pass-1", "generation"]
-        assert "reviewed 2/9" in screen_text(pilot)
+        assert "reviewed 2/9" in screen_text(pilot.app)
 
 
 async def test_journal_entries_for_runs_no_longer_in_the_file_are_reported(runs_path) -> None:
@@ -77,11 +77,11 @@ async def test_a_label_that_cannot_be_saved_is_shown_as_not_saved(runs_path) -> 
         assert PASS in screen.review.unsaved
         assert screen.review.label(PASS) is False  # kept in memory
         assert table_lines(pilot)[1].startswith("!")
-        assert "NOT SAVED" in detail_text(pilot)
+        assert "NOT SAVED" in detail_text(pilot.app)
         assert any("marked ! (not saved)" in message for message in notifications(app))
         await pilot.press("q")  # asks before losing it
         assert app.is_running
-        assert "could not" in screen_text(pilot) or "not saved" in screen_text(pilot)
+        assert "could not" in screen_text(pilot.app) or "not saved" in screen_text(pilot.app)
         await pilot.press("escape")
         assert app.is_running
 
@@ -124,7 +124,10 @@ async def test_messages_about_run_ids_and_paths_are_literal(runs_path) -> None:
     app = create_app(runs_path)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.pause(0.2)
-        assert any("'[@click=app.quit]gone[/]'" in message for message in notifications(app))
+        await wait_until(
+            pilot,
+            lambda: any("'[@click=app.quit]gone[/]'" in message for message in notifications(app)),
+            "the notification naming the run",
+        )
         assert all(not n.markup for n in app._notifications)
         assert app.is_running

@@ -22,15 +22,15 @@ async def test_y_labels_correct_and_the_stage_changes_everywhere(app: RagdiagApp
         screen = await loaded(pilot)
         table(pilot).cursor = GEN
         await pilot.pause()
-        assert "generation 1" in screen_text(pilot)
+        assert "generation 1" in screen_text(pilot.app)
         await pilot.press("y")
         assert screen.store.stage[GEN] == S_PASS
         assert row_line(pilot, GEN).split()[:4] == ["✓", "gen-2", "pass", "correct"]
         assert row_line(pilot, GEN).split()[4] == "reviewer"  # whose label is in force
-        text = detail_text(pilot)
+        text = detail_text(pilot.app)
         assert "PASS" in text and "labelled correct" in text
         assert "Reviewer label correct" in text
-        summary = screen_text(pilot)
+        summary = screen_text(pilot.app)
         assert "generation 0" in summary and "pass 3" in summary and "reviewed 1/9" in summary
 
 
@@ -40,7 +40,7 @@ async def test_n_labels_incorrect(app: RagdiagApp) -> None:
         await pilot.press("n")  # pass-1 was labelled correct in the file
         assert screen.store.stage[PASS] == S_GENERATION
         assert row_line(pilot, PASS).split()[:4] == ["✓", "pass-1", "generation", "incorrect"]
-        assert "wrong-answer label points downstream" in detail_text(pilot)
+        assert "wrong-answer label points downstream" in detail_text(pilot.app)
 
 
 async def test_space_toggles_none_correct_incorrect_correct(app: RagdiagApp) -> None:
@@ -69,8 +69,8 @@ async def test_backspace_removes_the_reviewers_label(app: RagdiagApp) -> None:
         assert screen.review.label_source(LUCKY) == "file"
         assert screen.review.label(LUCKY) is True
         assert screen.store.stage[LUCKY] == S_RETRIEVAL
-        assert "LUCKY ANSWER" in detail_text(pilot)
-        assert "lucky 2" in screen_text(pilot)
+        assert "LUCKY ANSWER" in detail_text(pilot.app)
+        assert "lucky 2" in screen_text(pilot.app)
 
 
 async def test_ctrl_z_undoes_several_levels(app: RagdiagApp) -> None:
@@ -105,7 +105,7 @@ async def test_c_adds_and_edits_a_note(app: RagdiagApp, runs_path) -> None:
         await pilot.press("c")
         await pilot.press(*"check D2", "ctrl+s")
         assert screen.review.note(PASS) == "check D2"
-        assert "check D2" in detail_text(pilot)
+        assert "check D2" in detail_text(pilot.app)
         assert row_line(pilot, PASS).startswith(" ✎")
         await pilot.press("c", "end", *" again", "ctrl+s")
         assert screen.review.note(PASS) == "check D2 again"
@@ -143,4 +143,4 @@ async def test_undo_the_journal_refuses_still_shows_the_run_unsaved(app: Ragdiag
         assert review.unsaved == {PASS}  # ...but not in the journal, and it says so
         assert table(pilot).cursor_row == PASS
         assert row_line(pilot, PASS).split()[:2] == ["!", "pass-1"]
-        assert "NOT SAVED" in detail_text(pilot)
+        assert "NOT SAVED" in detail_text(pilot.app)

@@ -47,13 +47,13 @@ async def test_lucky_answers_are_marked_with_a_star_in_table_summary_and_detail(
         starred = [line.split()[0] for line in table_lines(pilot)[1:] if "★" in line]
         lucky = [row for row in range(len(screen.store)) if screen.review.is_lucky(row)]
         assert starred == [screen.store.ids[row] for row in lucky]
-        assert "★ lucky 2" in screen_text(pilot)
+        assert "★ lucky 2" in screen_text(pilot.app)
         table(pilot).cursor = LUCKY
         await pilot.pause()
-        assert "★ LUCKY ANSWER" in detail_text(pilot)
+        assert "★ LUCKY ANSWER" in detail_text(pilot.app)
         await pilot.press("n")  # labelled incorrect: no longer lucky, the star goes
         assert "★" not in table_lines(pilot)[1 + LUCKY]
-        assert "★ lucky 1" in screen_text(pilot)
+        assert "★ lucky 1" in screen_text(pilot.app)
 
 
 async def test_long_question_is_truncated_with_an_ellipsis(app: RagdiagApp) -> None:
@@ -72,7 +72,7 @@ async def test_invalid_lines_appear_in_place_with_line_number_and_reason(app: Ra
         assert "line 6: not valid JSON" in line
         table(pilot).cursor = BROKEN
         await pilot.pause()
-        text = detail_text(pilot)
+        text = detail_text(pilot.app)
         assert "INVALID" in text
         assert "Line 6 is not a run the rule can evaluate" in text
 
@@ -82,7 +82,7 @@ async def test_detail_of_lucky_answer_says_why_in_the_rules_words(app: RagdiagAp
         await loaded(pilot)
         table(pilot).cursor = LUCKY
         await pilot.pause()
-        text = detail_text(pilot)
+        text = detail_text(pilot.app)
         assert "RETRIEVAL" in text
         assert "LUCKY ANSWER" in text
         assert "a correct label cannot erase the missing D2" in text
@@ -98,7 +98,7 @@ async def test_detail_of_lucky_answer_says_why_in_the_rules_words(app: RagdiagAp
 async def test_detail_marks_supplied_ids_matching_or_extra(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        text = detail_text(pilot)  # pass-1: required D1, context D1 and X9
+        text = detail_text(pilot.app)  # pass-1: required D1, context D1 and X9
         assert "✓ D1  matching" in text
         assert "+ X9  extra" in text
         assert "File label     correct  (true)" in text
@@ -108,7 +108,7 @@ async def test_detail_marks_supplied_ids_matching_or_extra(app: RagdiagApp) -> N
 async def test_summary_counts_stages_lucky_invalid_and_progress(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         for part in (
             "retrieval 4",
             "generation 1",
@@ -147,7 +147,7 @@ async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         assert app.screen.has_class("-narrow")
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         assert "pass-1" in text and "Correct" in text
     app = create_app(runs_path)
     async with app.run_test(size=(160, 45)) as pilot:

@@ -80,7 +80,7 @@ def wait_for(what: str, check: Callable[[], T | None], timeout: float = 15.0) ->
             return result
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(0.1)
+        time.sleep(0.1)  # wait-ok: polling until a deadline
 
 
 def free_port() -> int:
@@ -104,7 +104,7 @@ def stop_group(process: subprocess.Popen[bytes]) -> None:
                 os.killpg(group, 0)
             except ProcessLookupError:
                 return
-            time.sleep(0.05)
+            time.sleep(0.05)  # wait-ok: polling until the group is gone
     process.wait(timeout=5)
 
 
