@@ -300,24 +300,21 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from .core.export import ExportError, export_runs, format_for_path
-    from .core.journal import Journal, JournalError, journal_path
-    from .core.review import Review
-    from .core.store import RunStore
+    from .core.journal import JournalError
+    from .core.review import open_review
 
-    store = RunStore.load(args.file, field_map=args.field_map)
     try:
-        review = Review(store, Journal(journal_path(args.file)))
+        review = open_review(args.file, args.field_map, writable=False)
     except JournalError as exc:  # exporting without the labels would silently lose them
         _err(str(exc))
         return EXIT_UNREADABLE
+    store = review.store
     for warning in review.warnings:
         _err(warning)
     if review.orphans:
         _err(f"{len(review.orphans)} journal entries name runs no longer in the file")
     fmt = args.format or format_for_path(args.output)
-    rows = sorted(review.states) if args.reviewed_only else None
-    if rows is not None:
-        rows = [row for row in rows if review.is_reviewed(row)]
+    rows = review.reviewed_rows() if args.reviewed_only else None
     try:
         count = export_runs(store, review, args.output, fmt, rows)
     except ExportError as exc:

@@ -54,10 +54,10 @@ def view_rows(store: RunStore, review: Review, view: str) -> list[int]:
     if view == "lucky":
         return [row for row in rows_with_stage(store.stage, S_RETRIEVAL) if review.label(row) is True]
     if view == "reviewed":
-        return sorted(row for row, state in review.states.items() if state.label is not None)
+        return review.reviewed_rows()
     if view == "unreviewed":
-        reviewed = {row for row, state in review.states.items() if state.label is not None}
-        return [row for row in range(len(store)) if row not in reviewed and store.is_valid(row)]
+        is_reviewed = review.is_reviewed
+        return [row for row in range(len(store)) if not is_reviewed(row) and store.is_valid(row)]
     raise ValueError(f"unknown view: {view}")
 
 

@@ -1,24 +1,45 @@
-"""The review journal: every label and note, appended to `FILE.review.jsonl`.
+"""The review journal: every label, note, tag, adjudication and spot-check, appended.
 
-Each entry is the full review state of one run after a change (label and note),
-so replay is "last entry per run wins". An entry is one line written with a
-single `os.write` on a file opened with O_APPEND, then fsynced: a crash can tear
-at most the line being written, and two processes appending to the same journal
-never interleave inside a line. The run file itself is never written.
+One JSON object per line (existing v1 lines stay valid):
+
+    {"v":1,"run":ID,"label":true|false|null,"note":"...","tags":[...],"reviewer":"alice",
+     "at":"2026-11-30T15:00:00.000000Z","digest":"<blake2b-8 of the run's raw text>"}
+
+- `kind` absent (or "label"): that reviewer's WHOLE state of that run after a change
+  (label, note, tags). The latest such record per (run, reviewer) is that reviewer's
+  state; other reviewers' records never overwrite it.
+- `"kind":"adjudication"`: the final label of a run whose reviewers disagree, set by
+  `reviewer` (the adjudicator); label null withdraws it.
+- `"kind":"dismiss"`: `reviewer` dropped the stale records of `run` made against `digest`.
+- `"kind":"spot-check"`: a named sample (name, view, filter, seed, population, size,
+  ids, reviewer, at; no run). The latest record of a name wins.
+
+The file journal (`Journal`) writes each record as one `os.write` on a file opened
+with O_APPEND, then fsyncs: a crash can tear at most the line being written, and two
+processes appending to the same journal never interleave inside a line. The run file
+itself is never written. `ReviewLog` is the interface every review store implements
+(the file here, PostgreSQL in `core.pgjournal`); `open_log` picks one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import hashlib
 import os
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any, Protocol, runtime_checkable
 
 from .jsonutil import decode_standard, line_bytes
 
 JOURNAL_SUFFIX = ".review.jsonl"
 FORMAT_VERSION = 1
+JOURNAL_ENV = "RAGDIAG_JOURNAL"
+
+LABEL, ADJUDICATION, DISMISS, SPOT_CHECK = "label", "adjudication", "dismiss", "spot-check"
+ENTRY_KINDS = (LABEL, ADJUDICATION, DISMISS)
 
 try:  # flock keeps a second instance from journaling unawares; not on every OS.
     import fcntl
@@ -35,11 +56,19 @@ class JournalError(Exception):
     row: int | None = None
 
 
+class JournalReplaced(JournalError):
+    """The journal file on disk is no longer the one this process had open (deleted,
+    or replaced by `sed -i` or an editor). The log has opened the file now at the
+    path; nothing of the record was written: the caller writes its complete state anew."""
+
+
 def journal_path(run_path: str | os.PathLike[str]) -> str:
+    """The file journal of a run file: beside it, `FILE.review.jsonl`."""
     return os.fspath(run_path) + JOURNAL_SUFFIX
 
 
 def default_reviewer() -> str:
+    """The login name, the reviewer's name when none is given."""
     try:
         return getpass.getuser()
     except Exception:  # no login name in some containers
@@ -52,12 +81,29 @@ def digest(raw_text: bytes) -> str:
 
 
 def utc_now() -> str:
+    """Now, as the journal writes times: `2026-11-30T15:00:00.000000Z`."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# -- records ----------------------------------------------------------------------
+
+
+def _line(data: dict[str, Any]) -> bytes:
+    # One line: line breaks and lone surrogates (legal \ud800 escapes) as \u escapes.
+    return line_bytes(data) + b"\n"
 
 
 @dataclass(slots=True)
 class Entry:
-    """One run's review state after a change. `label` None: the file's label is back."""
+    """A journal record about one run: a reviewer's label state, an adjudication, or a dismissal.
+
+    - kind "label": `reviewer`'s whole state of the run after a change. `label` None:
+      that reviewer set no label (a note or tags alone, or the label was cleared).
+    - kind "adjudication": the final label (None withdraws the adjudication).
+    - kind "dismiss": the stale records of `run` made against `digest` are dropped.
+    `digest` is the run's digest when the record was written ("" in old lines: not checked).
+    `line` is where the record was read from (0 when not read from a file), for messages.
+    """
 
     run: str
     label: bool | None
@@ -65,63 +111,284 @@ class Entry:
     reviewer: str
     at: str
     digest: str = ""
-    line: int = 0  # the entry's line in the journal, for messages
+    line: int = 0
+    tags: tuple[str, ...] = ()
+    kind: str = LABEL
+
+    def key(self) -> tuple[Any, ...]:
+        """What makes two records the same record (the line they were read from aside)."""
+        return (self.kind, self.run, self.label, self.note, self.tags, self.reviewer, self.at, self.digest)
 
     def to_json(self) -> bytes:
-        data = {
-            "v": FORMAT_VERSION,
-            "run": self.run,
-            "label": self.label,
-            "note": self.note,
-            "reviewer": self.reviewer,
-            "at": self.at,
-            "digest": self.digest,
-        }
-        # One line: line breaks and lone surrogates (legal \ud800 escapes) as \u escapes.
-        return line_bytes(data) + b"\n"
+        """The record as one journal line, newline included."""
+        data: dict[str, Any] = {"v": FORMAT_VERSION}
+        if self.kind != LABEL:
+            data["kind"] = self.kind
+        data["run"] = self.run
+        if self.kind != DISMISS:
+            data["label"] = self.label
+            data["note"] = self.note
+        if self.kind == LABEL:
+            data["tags"] = list(self.tags)
+        data["reviewer"] = self.reviewer
+        data["at"] = self.at
+        data["digest"] = self.digest
+        return _line(data)
 
 
-def _parse_entry(text: str, line: int) -> Entry:
+@dataclass(slots=True)
+class SpotCheck:
+    """A named sample of runs drawn from a view (and text filter) with a seed.
+
+    `population` is how many runs the view held when drawn, `size` how many were
+    asked for, `ids` the run ids drawn, in sample order. The latest record of a name wins.
+    """
+
+    name: str
+    view: str
+    filter: str
+    seed: int
+    population: int
+    size: int
+    ids: tuple[str, ...]
+    reviewer: str
+    at: str
+    line: int = 0
+    kind: str = field(default=SPOT_CHECK, init=False)
+
+    def key(self) -> tuple[Any, ...]:
+        """What makes two records the same record (the line they were read from aside)."""
+        sample = (self.name, self.view, self.filter, self.seed, self.population, self.size, self.ids)
+        return (SPOT_CHECK, *sample, self.reviewer, self.at)
+
+    def to_json(self) -> bytes:
+        """The record as one journal line, newline included."""
+        return _line(
+            {
+                "v": FORMAT_VERSION,
+                "kind": SPOT_CHECK,
+                "name": self.name,
+                "view": self.view,
+                "filter": self.filter,
+                "seed": self.seed,
+                "population": self.population,
+                "size": self.size,
+                "ids": list(self.ids),
+                "reviewer": self.reviewer,
+                "at": self.at,
+            }
+        )
+
+
+Record = Entry | SpotCheck
+
+
+def _text(data: dict[str, Any], name: str, required: bool = False) -> str:
+    value = data.get(name)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{name} is not a string")
+    return value
+
+
+def _strings(data: dict[str, Any], name: str) -> tuple[str, ...]:
+    value = data.get(name)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{name} is not a list of strings")
+    return tuple(value)
+
+
+def _count(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name} is not a whole number")
+    return value
+
+
+def parse_record(text: str, line: int = 0) -> Record:
+    """One journal line as a record. Raises ValueError naming the field that is wrong."""
     data = decode_standard(text)
-    if not isinstance(data, dict) or not isinstance(data.get("run"), str):
+    if not isinstance(data, dict):
         raise ValueError("not a journal entry")
+    kind = data.get("kind", LABEL)
+    reviewer = str(data.get("reviewer") or "")
+    at = str(data.get("at") or "")
+    if kind == SPOT_CHECK:
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("seed is not an integer")
+        return SpotCheck(
+            _text(data, "name", required=True),
+            _text(data, "view"),
+            _text(data, "filter"),
+            seed,
+            _count(data, "population"),
+            _count(data, "size"),
+            _strings(data, "ids"),
+            reviewer,
+            at,
+            line,
+        )
+    if kind not in ENTRY_KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    if not isinstance(data.get("run"), str):
+        raise ValueError(
+            "not a journal entry" if kind == LABEL and "run" not in data else "run is not a string"
+        )
     label = data.get("label")
     if label is not None and not isinstance(label, bool):
         raise ValueError("label is not true, false or null")
-    note = data.get("note") or ""
-    if not isinstance(note, str):
-        raise ValueError("note is not a string")
     return Entry(
         data["run"],
         label,
-        note,
-        str(data.get("reviewer") or ""),
-        str(data.get("at") or ""),
+        _text(data, "note"),
+        reviewer,
+        at,
         str(data.get("digest") or ""),
         line,
+        _strings(data, "tags"),
+        kind,
     )
 
 
-class Journal:
-    """Append-only review journal next to a run file."""
+# -- the interface ------------------------------------------------------------------
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+
+@runtime_checkable
+class ReviewLog(Protocol):
+    """Where a review's records live: the journal file, or a shared database.
+
+    `name` is for messages (the journal path, or the database URL without password);
+    `shared` is True when another process writes the same log.
+    """
+
+    name: str
+    shared: bool
+
+    def open(self) -> None:
+        """Make the log ready for appending; raise JournalError (naming the file/URL) if unusable."""
+
+    def read(self) -> tuple[list[Record], list[str]]:
+        """Every record in order, and a warning for each one that cannot be read."""
+
+    def append(self, record: Record) -> None:
+        """Store one record, durable before returning, else raise JournalError."""
+
+    def poll(self) -> list[Record]:
+        """Records appended by OTHER writers since the last read or poll (live updates)."""
+
+    def status(self) -> str | None:
+        """A line for the summary bar when something is wrong (e.g. offline), else None."""
+
+    def close(self) -> None:
+        """Release the log; appending again reopens it."""
+
+
+def open_log(run_path: str | os.PathLike[str], spec: str | None = None) -> ReviewLog:
+    """The review log of a run file.
+
+    `spec` None falls back to the environment variable RAGDIAG_JOURNAL, then to the
+    journal file beside the run file. A `postgresql://` or `postgres://` URL is the
+    PostgreSQL store (`core.pgjournal.PgJournal`, imported only then); anything else
+    is the path of a journal file.
+    """
+    spec = spec if spec is not None else os.environ.get(JOURNAL_ENV) or None
+    if spec is not None and spec.startswith(("postgresql://", "postgres://")):
+        from .pgjournal import PgJournal  # type: ignore[import-not-found, unused-ignore]
+
+        return PgJournal(spec, run_path)  # type: ignore[no-any-return, unused-ignore]
+    return Journal(spec if spec is not None else journal_path(run_path), run_path)
+
+
+# -- the journal file ----------------------------------------------------------------
+
+
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
+
+
+def _same_target(path: str, other: str) -> bool:
+    try:
+        return _identity(os.stat(path)) == _identity(os.stat(other))
+    except OSError:
+        return False
+
+
+def check_journal_path(path: str, run_path: str | os.PathLike[str] | None) -> None:
+    """Refuse a journal path that reaches the run file or another file's journal.
+
+    Compared by device and inode, so a symlink or a hard link counts. A symlinked
+    journal is accepted only when it leads to the journal of the run file's own target.
+    """
+    if run_path is None:
+        return
+    run_path = os.fspath(run_path)
+    if _same_target(path, run_path):
+        raise JournalError(f"{path}: refused as the review journal: it is the run file {run_path}")
+    if os.path.islink(path):
+        target = os.path.realpath(path)
+        if target != os.path.realpath(run_path) + JOURNAL_SUFFIX:
+            what = "another file's review journal" if target.endswith(JOURNAL_SUFFIX) else "another file"
+            raise JournalError(f"{path}: refused as the review journal: it is a link to {what}, {target}")
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    if info.st_nlink > 1 and stat.S_ISREG(info.st_mode):
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        own = os.path.basename(path)
+        for name in names:
+            if name == own or not name.endswith(JOURNAL_SUFFIX):
+                continue
+            other = os.path.join(folder, name)
+            if _same_target(other, path):
+                raise JournalError(
+                    f"{path}: refused as the review journal: "
+                    f"it is a hard link to another file's journal, {other}"
+                )
+
+
+class Journal:
+    """The review journal file of one run file (the embedded `ReviewLog`).
+
+    `run_path`, when given, lets `open` refuse a journal path that is a link to the
+    run file or to another file's journal.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], run_path: str | os.PathLike[str] | None = None) -> None:
         self.path = os.fspath(path)
+        self.name = self.path
+        self.run_path = os.fspath(run_path) if run_path is not None else None
         self._fd: int | None = None
+        self._identity: tuple[int, int] | None = None  # of the file `_fd` has open
         self._clean = True  # False after a failed write, which may have left half a line
         self._mended_at: int | None = None  # where `open` ended a torn last line with "\n"
+        self._read_at = 0  # bytes of the file read so far by `read`/`poll`
+        self._read_identity: tuple[int, int] | None = None
+        self._own: set[int] = set()  # offsets of lines this process wrote and has not read back
         self.shared = False  # another process holds the journal too
 
-    def read(self) -> tuple[list[Entry], list[str]]:
-        """All readable entries, and a warning for each line that is not one."""
+    def _read_bytes(self) -> tuple[bytes, tuple[int, int] | None]:
         try:
             with open(self.path, "rb") as handle:
-                data = handle.read()
+                return handle.read(), _identity(os.fstat(handle.fileno()))
         except FileNotFoundError:
-            return [], []
+            return b"", None
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot read the journal ({exc.strerror})") from None
-        entries: list[Entry] = []
+
+    def read(self) -> tuple[list[Record], list[str]]:
+        """All readable records, and a warning for each line that is not one."""
+        check_journal_path(self.path, self.run_path)
+        data, identity = self._read_bytes()
+        records: list[Record] = []
         warnings: list[str] = []
         lines = data.split(b"\n")
         torn = lines[-1].strip() != b""  # the last write did not finish its line
@@ -131,22 +398,58 @@ class Journal:
             if not raw.strip():
                 continue
             try:
-                entries.append(_parse_entry(raw.decode("utf-8"), number))
+                records.append(parse_record(raw.decode("utf-8"), number))
             except (ValueError, RecursionError) as exc:
                 # torn: still unfinished, or finished by `open` with the newline at `_mended_at`
                 last = (torn and number == len(lines)) or end == self._mended_at
                 why = "torn by an interrupted write" if last else str(exc)
                 warnings.append(f"{self.path}, line {number}: skipped ({why})")
-        return entries, warnings
+        self._read_at = len(data) - len(lines[-1])  # an unfinished last line is read again later
+        self._read_identity = identity
+        self._own.clear()
+        return records, warnings
+
+    def poll(self) -> list[Record]:
+        """Records other processes appended since the last read or poll, in order.
+
+        Lines this process wrote are left out, and so is an unfinished last line (it
+        is read once complete). A journal replaced on disk is read from its start.
+        """
+        try:
+            with open(self.path, "rb") as handle:
+                identity = _identity(os.fstat(handle.fileno()))
+                if identity != self._read_identity or os.fstat(handle.fileno()).st_size < self._read_at:
+                    self._read_at, self._read_identity = 0, identity
+                    self._own.clear()
+                handle.seek(self._read_at)
+                data = handle.read()
+        except OSError:
+            return []
+        complete = data.rfind(b"\n") + 1
+        records: list[Record] = []
+        offset = self._read_at
+        for raw in data[:complete].split(b"\n")[:-1]:
+            at, offset = offset, offset + len(raw) + 1
+            if at in self._own:
+                self._own.discard(at)
+                continue
+            if raw.strip():
+                # a bad line is reported by the next full read
+                with contextlib.suppress(ValueError, RecursionError):
+                    records.append(parse_record(raw.decode("utf-8")))
+        self._read_at += complete
+        return records
 
     def open(self) -> None:
         """Open for appending now, so a read-only folder is reported before any review."""
         if self._fd is not None:
             return
+        check_journal_path(self.path, self.run_path)
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot write the journal ({exc.strerror})") from None
+        self._identity = _identity(os.fstat(self._fd))
         if fcntl is not None:
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -157,9 +460,26 @@ class Journal:
         except OSError as exc:  # a full disk: the newline after a torn line cannot be written
             raise JournalError(f"{self.path}: cannot write the journal ({exc.strerror or exc})") from None
 
-    def append(self, entry: Entry) -> None:
-        """Write one entry and make it durable before returning."""
-        data = entry.to_json()
+    def replaced(self) -> bool:
+        """Whether the file at the path is no longer the one open for appending."""
+        if self._fd is None or self._identity is None:
+            return False
+        try:
+            return _identity(os.stat(self.path)) != self._identity
+        except OSError:
+            return True
+
+    def append(self, record: Record) -> None:
+        """Write one record and make it durable before returning.
+
+        Raises JournalReplaced, having written nothing, when the journal was deleted
+        or replaced on disk since it was opened; the next append goes to the new file.
+        """
+        data = record.to_json()
+        if self.replaced():
+            self.close()
+            self.open()
+            raise JournalReplaced(f"{self.path}: the journal was deleted or replaced while open")
         try:
             self.open()
             assert self._fd is not None
@@ -170,9 +490,14 @@ class Journal:
             if written != len(data):
                 raise OSError(28, "short write (disk full?)")
             self._clean = True
+            self._own.add(os.lseek(self._fd, 0, os.SEEK_CUR) - written)
             os.fsync(self._fd)
         except OSError as exc:
             raise JournalError(f"{self.path}: label not saved ({exc.strerror or exc})") from None
+
+    def status(self) -> str | None:
+        """Nothing to report for a file: failures are raised by `append`."""
+        return None
 
     def _ensure_line_start(self) -> None:
         """After a line torn by a crash, start on a fresh one so new entries stay readable."""
@@ -188,6 +513,12 @@ class Journal:
             self._mended_at = size
 
     def close(self) -> None:
+        """Close the file; appending again reopens it."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+            self._identity = None
+
+
+FileJournal = Journal
+"""The file implementation of `ReviewLog`, under the name the design uses."""

@@ -10,6 +10,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 
 from ..core.mapping import FieldMap
+from ..core.review import ReviewOptions
 from .screens.review import ReviewScreen
 from .typeahead import Typeahead
 
@@ -20,16 +21,10 @@ class RagdiagApp(App[int]):
     CSS_PATH = "ragdiag.tcss"
     TITLE = "ragdiag"
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        reviewer: str | None = None,
-        field_map: FieldMap | None = None,
-    ) -> None:
+    def __init__(self, options: ReviewOptions) -> None:
         super().__init__()
-        self.path = os.fspath(path)
-        self.reviewer = reviewer
-        self.field_map = field_map
+        self.options = options
+        self.path = options.path
         self.sub_title = os.path.basename(self.path)
         self.typeahead = Typeahead(self)
 
@@ -43,7 +38,7 @@ class RagdiagApp(App[int]):
         self.typeahead.intercept(event)
 
     def get_default_screen(self) -> Screen:
-        return ReviewScreen(self.path, self.reviewer, self.field_map)
+        return ReviewScreen(self.options)
 
     @property
     def review_screen(self) -> ReviewScreen:
@@ -90,13 +85,20 @@ def create_app(
     *,
     field_map: FieldMap | None = None,
     theme: str | None = None,
+    journal: str | None = None,
+    blind: bool = False,
+    adjudicate: bool = False,
 ) -> RagdiagApp:
     """The review app on the run file at `path`. The CLI and the tests both build it here.
 
     `reviewer` names who labels (default: the login name); `field_map` says where
-    the run fields are when the file uses other names; `theme` is a Textual theme.
+    the run fields are when the file uses other names; `theme` is a Textual theme;
+    `journal` the review log (see `core.journal.open_log`); `blind` hides the file's
+    and other reviewers' labels until this reviewer labelled a run; `adjudicate`
+    makes this reviewer's labels on runs in conflict the adjudication.
     """
-    app = RagdiagApp(path, reviewer=reviewer, field_map=field_map)
+    options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate)
+    app = RagdiagApp(options)
     if theme is not None:
         app.theme = theme
     return app

@@ -320,7 +320,9 @@ def test_journal_entries_for_runs_no_longer_in_the_file_are_orphans(
     assert again.label(again.store.row_of["lucky"]) is False
 
 
-def test_replay_names_runs_whose_text_changed_since_review(run_file: Path, write_runs: WriteRuns) -> None:
+def test_replay_holds_aside_as_stale_the_entries_of_runs_whose_text_changed(
+    run_file: Path, write_runs: WriteRuns
+) -> None:
     first = open_review(run_file)
     first.set_label(GAP, True)
     first.set_label(GEN, True)
@@ -328,9 +330,15 @@ def test_replay_names_runs_whose_text_changed_since_review(run_file: Path, write
     edited = [dict(line, context=["D1", "D2"]) if line is RUNS[GAP] else line for line in RUNS]
     write_runs(edited)
     again = open_review(run_file)
-    assert again.changed == ["gap"]
-    assert again.label(GAP) is True  # the label still applies, and the rule re-reads the run
-    assert again.store.stage[GAP] == S_PASS
+    assert [entry.run for entry in again.stale] == ["gap"]
+    assert again.stale_rows() == [GAP]
+    # never applied silently: the file's label is in force and the run is not reviewed
+    assert again.label(GAP) is False
+    assert again.label_source(GAP) == "file"
+    assert not again.is_reviewed(GAP)
+    assert again.store.stage[GAP] == S_GENERATION
+    assert again.label(GEN) is True  # an unchanged run keeps its label
+    assert again.reviewed == 1
 
 
 def test_torn_last_journal_line_loses_only_that_line(run_file: Path) -> None:

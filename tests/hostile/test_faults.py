@@ -286,19 +286,21 @@ def _two_versions(tmp_path: Path) -> Path:
     return path
 
 
-def test_journal_of_another_version_applies_to_runs_still_there_and_reports_the_rest(
+def test_journal_of_another_version_applies_to_unchanged_runs_and_holds_the_rest_aside(
     tmp_path: Path,
 ) -> None:
     review = open_review(_two_versions(tmp_path))
     rows = review.store.row_of
     assert review.reviewer_label(rows["a"]) is True
-    assert review.reviewer_label(rows["b"]) is False
+    # b changed since its review: its label is stale, held aside, never applied silently
+    assert review.reviewer_label(rows["b"]) is None
+    assert review.label(rows["b"]) is True  # the file's
+    assert [(entry.run, entry.label) for entry in review.stale] == [("b", False)]
     assert review.diagnosis(rows["b"]) == {"stage": "retrieval", "missing": ["D2"]}
     assert review.note(rows["e"]) == "kept"
     assert review.reviewer_label(rows["f"]) is None
     assert sorted(entry.run for entry in review.orphans) == ["c", "d"]
-    assert review.changed == ["b"]
-    assert review.restored == 2
+    assert review.restored == 1
 
 
 async def test_app_reports_journal_entries_of_runs_gone_or_changed(tmp_path: Path) -> None:
@@ -309,7 +311,7 @@ async def test_app_reports_journal_entries_of_runs_gone_or_changed(tmp_path: Pat
         orphans = [message for message, severity in notes if "not in this file" in message]
         assert len(orphans) == 1 and orphans[0].startswith("2 journal entries")
         assert "'c'" in orphans[0] and "'d'" in orphans[0]
-        assert any("changed in the file since their review" in message for message, _ in notes)
+        assert any("1 journal entries were made on runs that have changed" in message for message, _ in notes)
 
 
 # -- a full disk or a read-only folder ----------------------------------------------------------------

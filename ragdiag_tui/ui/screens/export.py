@@ -52,7 +52,7 @@ class ExportDialog(ModalScreen[str | None]):
         self.fmt = "jsonl"
 
     def reviewed_rows(self) -> list[int]:
-        return [row for row in sorted(self.review.states) if self.review.is_reviewed(row)]
+        return self.review.reviewed_rows()
 
     def compose(self) -> ComposeResult:
         total = len(self.store) - len(self.store.errors)

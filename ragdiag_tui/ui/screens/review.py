@@ -22,8 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
 from ...core.filtering import VIEW_BY_NAME, filter_rows, row_matches
-from ...core.mapping import FieldMap
-from ...core.review import Review
+from ...core.review import Review, ReviewOptions
 from ...core.store import STAGE_CODE, RunStore
 from ...core.text import visible
 from ..typeahead import focus_now
@@ -54,15 +53,10 @@ class ReviewScreen(Screen[None]):
     missing_doc: var[str | None] = var(None)
     """Only runs missing this document, or None."""
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        reviewer: str | None = None,
-        field_map: FieldMap | None = None,
-    ) -> None:
+    def __init__(self, options: ReviewOptions) -> None:
         super().__init__()
-        self.store = RunStore(path, field_map)
-        self.reviewer = reviewer
+        self.options = options
+        self.store = RunStore(options.path, options.field_map)
         self.review: Review | None = None
         self.rows: list[int] | range = range(0)
         self._sticky: int | None = None
@@ -106,7 +100,7 @@ class ReviewScreen(Screen[None]):
         from textual.worker import get_current_worker
 
         worker = get_current_worker()
-        load_runs(self.store, self.reviewer, self.post_message, lambda: worker.is_cancelled)
+        load_runs(self.store, self.options, self.post_message, lambda: worker.is_cancelled)
 
     def on_load_progressed(self, event: LoadProgressed) -> None:
         self.query_one(ProgressBar).update(total=max(event.total, 1), progress=event.done)
@@ -143,9 +137,10 @@ class ReviewScreen(Screen[None]):
                 severity="warning",
                 timeout=20,
             )
-        if review.changed:
+        if review.stale:
             self.tell(
-                f"{len(review.changed)} reviewed runs changed in the file since their review.",
+                f"{len(review.stale)} journal entries were made on runs that have changed in the file "
+                "since; they are held aside, not applied.",
                 title="Review journal",
                 severity="warning",
                 timeout=20,
@@ -314,6 +309,9 @@ class ReviewScreen(Screen[None]):
 
     def show_changed_run(self, row: int) -> None:
         """Redraw a run that just changed; it stays in the view until the cursor leaves it."""
+        if self.review is not None:
+            for notice in self.review.take_notices():  # e.g. the journal was rewritten
+                self.tell(notice, title="Review journal", severity="warning", timeout=20)
         self._sticky = row
         self.table.refresh_run(row)
         self._show_detail()

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from textual.message import Message
 
-from ...core.journal import Journal, JournalError, journal_path
-from ...core.loading import FileError, read_runs
-from ...core.review import Review
+from ...core.journal import JournalError
+from ...core.loading import FileError
+from ...core.review import Review, ReviewOptions
 from ...core.store import ANNOUNCE_FIRST, RunStore
 
 FIRST_PAINT_PAUSE = 0.05  # seconds the loader yields once the first screenful is in
@@ -59,11 +59,11 @@ class LoadFailed(Message):
 
 def load_runs(
     store: RunStore,
-    reviewer: str | None,
+    options: ReviewOptions,
     post: Callable[[Message], object],
     cancelled: Callable[[], bool],
 ) -> None:
-    """Fill `store` from its file and build the review; report through `post`."""
+    """Fill `store` from its file and open the review over it; report through `post`."""
     started = time.perf_counter()
     last_report = 0.0
 
@@ -83,9 +83,12 @@ def load_runs(
         return not cancelled()
 
     try:
-        store.extend(read_runs(store.path, progress, store.field_map), announce)
+        review = options.open(store=store, progress=progress, announce=announce)
         post(RowsArrived(len(store)))
     except FileError as exc:
+        post(LoadFailed(str(exc)))
+        return
+    except JournalError as exc:  # the review log cannot even be named (e.g. a bad URL)
         post(LoadFailed(str(exc)))
         return
     except OSError as exc:
@@ -93,24 +96,4 @@ def load_runs(
         return
     if cancelled():
         return
-    review, problems = open_review(store, reviewer)
-    post(RunsLoaded(review, problems, time.perf_counter() - started))
-
-
-def open_review(store: RunStore, reviewer: str | None) -> tuple[Review, list[str]]:
-    """The review over `store` with its journal replayed, and what went wrong doing so."""
-    journal = Journal(journal_path(store.path))
-    problems: list[str] = []
-    try:
-        journal.open()
-    except JournalError as exc:
-        problems.append(f"{exc}. Labels you set now will NOT be saved.")
-    if journal.shared:
-        problems.append(f"{journal.path} is open in another ragdiag-tui; both append to it.")
-    try:
-        review = Review(store, journal, reviewer)
-    except JournalError as exc:
-        problems.append(f"{exc}. Earlier reviews could not be restored.")
-        review = Review(store, None, reviewer)
-        review.journal = journal  # keep saving, so failures are still reported
-    return review, problems
+    post(RunsLoaded(review, review.problems, time.perf_counter() - started))
