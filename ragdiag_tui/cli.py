@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_file(review)
     review.add_argument("--reviewer", metavar="NAME", help="your name in the journal (default: login name)")
+    review.add_argument(
+        "--export-dir", metavar="DIR", help="allow exports only into this folder (serve sets it)"
+    )
 
     diagnose = command(
         "diagnose",
@@ -164,12 +167,20 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         "Serve the review app to a web browser (needs the `serve` extra).",
         "example:\n  ragdiag-tui serve runs.jsonl --port 8000\n\n"
-        "Binds to 127.0.0.1 unless --host says otherwise.",
+        "Binds to 127.0.0.1 unless --host says otherwise. Every request needs the random\n"
+        "token printed in the URL at start (as Jupyter does); exports go only under the\n"
+        "run file's folder unless --export-dir names another.",
     )
     _add_file(serve)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--reviewer", metavar="NAME")
+    serve.add_argument(
+        "--no-token", action="store_true", help="serve without a token: any local program can label runs"
+    )
+    serve.add_argument(
+        "--export-dir", metavar="DIR", help="where served apps may export (default: FILE's folder)"
+    )
 
     compare = command(
         "compare",
@@ -196,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_TAKES_VALUE = ("--map", "--preset", "--reviewer")
+_TAKES_VALUE = ("--map", "--preset", "--reviewer", "--export-dir")
 _TOP_LEVEL = ("-h", "--help", "--version")
 
 
@@ -350,7 +361,7 @@ def run_review(args: argparse.Namespace) -> int:
 
     # Refuse an unreadable file before the screen switches to the app.
     check_readable(args.file)
-    app = create_app(args.file, reviewer=args.reviewer, field_map=args.field_map)
+    app = create_app(args.file, reviewer=args.reviewer, field_map=args.field_map, export_dir=args.export_dir)
     app.run()
     return app.return_code or EXIT_OK
 
@@ -358,7 +369,15 @@ def run_review(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(args.file, host=args.host, port=args.port, reviewer=args.reviewer, field_map=args.field_map)
+    return serve(
+        args.file,
+        host=args.host,
+        port=args.port,
+        reviewer=args.reviewer,
+        field_map=args.field_map,
+        token=None if args.no_token else "",
+        export_dir=args.export_dir,
+    )
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {

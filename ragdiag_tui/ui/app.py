@@ -21,9 +21,11 @@ class RagdiagApp(App[int]):
     CSS_PATH = "ragdiag.tcss"
     TITLE = "ragdiag"
 
-    def __init__(self, options: ReviewOptions) -> None:
+    def __init__(self, options: ReviewOptions, export_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
         self.options = options
+        # Where exports may go (serve limits each page's app to the run file's folder); None: anywhere.
+        self.export_dir = None if export_dir is None else os.path.realpath(export_dir)
         self.path = options.path
         self.sub_title = os.path.basename(self.path)
         self.typeahead = Typeahead(self)
@@ -68,6 +70,8 @@ class RagdiagApp(App[int]):
                 self.exit()
 
         runs = "run was" if unsaved == 1 else "runs were"
+        # The dialog says what went wrong; the error toasts would sit over its buttons.
+        self.clear_notifications()
         self.push_screen(
             ConfirmDialog(
                 f"{unsaved} changed {runs} not saved to the journal (marked !) and will "
@@ -88,6 +92,7 @@ def create_app(
     journal: str | None = None,
     blind: bool = False,
     adjudicate: bool = False,
+    export_dir: str | os.PathLike[str] | None = None,
 ) -> RagdiagApp:
     """The review app on the run file at `path`. The CLI and the tests both build it here.
 
@@ -95,10 +100,11 @@ def create_app(
     the run fields are when the file uses other names; `theme` is a Textual theme;
     `journal` the review log (see `core.journal.open_log`); `blind` hides the file's
     and other reviewers' labels until this reviewer labelled a run; `adjudicate`
-    makes this reviewer's labels on runs in conflict the adjudication.
+    makes this reviewer's labels on runs in conflict the adjudication; `export_dir`,
+    when given, is the only folder exports may write into.
     """
     options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate)
-    app = RagdiagApp(options)
+    app = RagdiagApp(options, export_dir)
     if theme is not None:
         app.theme = theme
     return app

@@ -109,8 +109,12 @@ def stop_group(process: subprocess.Popen[bytes]) -> None:
 
 
 class Served:
-    def __init__(self, url: str, journal: Path, log: Path) -> None:
+    def __init__(self, url: str, journal: Path, log: Path, root: str) -> None:
         self.url, self.journal, self.log = url, journal, log
+        self.root = root  # http://127.0.0.1:PORT, without the token
+
+
+SERVING = re.compile(r"serving runs\.jsonl on (http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{20,})")
 
 
 @pytest.fixture
@@ -138,7 +142,8 @@ def served(tmp_path: Path) -> Iterator[Served]:
                 return probe.connect_ex(("127.0.0.1", port)) == 0
 
         wait_for("the server to listen", listening)
-        yield Served(f"http://127.0.0.1:{port}/", Path(f"{runs}.review.jsonl"), log)
+        url = wait_for("the URL with its token", lambda: SERVING.search(log.read_text())).group(1)
+        yield Served(url, Path(f"{runs}.review.jsonl"), log, f"http://127.0.0.1:{port}")
     finally:
         stop_group(server)
 
@@ -173,7 +178,8 @@ def journal_entries(path: Path) -> list[dict[str, object]]:
 def test_a_run_labelled_in_the_browser_page_reaches_the_journal(
     served: Served, browser: webdriver.Chrome
 ) -> None:
-    assert f"serving runs.jsonl on {served.url}" in served.log.read_text()
+    browser.get(served.root + "/")  # without the token: refused, and no app is started for it
+    assert "403" in browser.find_element(By.TAG_NAME, "body").text
     browser.get(served.url)
     # The runs are loaded (and labels accepted) once the summary counts reviewed runs.
     wait_for("the app to show its loaded runs", lambda: re.search(r"reviewed 0/\d+", terminal_text(browser)))

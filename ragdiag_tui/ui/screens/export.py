@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, RadioButton, RadioSet, Static
 
 from ...core.export import default_export_path, export_runs
+from ...core.paths import is_within
 from ...core.review import Review
 from ...core.store import RunStore
 from ...core.text import visible
@@ -106,6 +107,10 @@ class ExportDialog(ModalScreen[str | None]):
             return
         if os.path.isdir(path):
             self._error(f"{visible(path)} is a folder; give a file name.")
+            return
+        allowed = getattr(self.app, "export_dir", None)
+        if allowed is not None and not is_within(path, allowed):
+            self._error(f"Exports go only into {visible(allowed)} here; choose a file there.")
             return
         if os.path.exists(path):
 
