@@ -33,6 +33,7 @@ from typing import Any
 import msgspec
 
 from . import csv_runs
+from .detect import FileError, detect, value_end
 from .jsonutil import DECODER, decode_exact, dumps
 from .mapping import FieldMap
 from .models import RunFields, validate_run
@@ -48,10 +49,6 @@ INVALID_JSON = "invalid-json"
 INVALID_RUN = "invalid-run"
 
 CHUNK_SIZE = 1 << 20  # bytes read at a time; progress is reported per chunk
-
-
-class FileError(Exception):
-    """The file as a whole cannot be read as a run file. The message names it."""
 
 
 @dataclass(slots=True)
@@ -328,24 +325,6 @@ def _open_checked(path: str | os.PathLike[str]) -> tuple[Any, int]:
     return os.fdopen(fd, "rb"), info.st_size
 
 
-def _first_line(handle: Any, name: str) -> bytes:
-    head = handle.readline()
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise FileError(f"{name}: the file is UTF-16, not UTF-8; convert it to UTF-8")
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:]
-    while not head.strip():
-        more = handle.readline()
-        if not more:
-            raise FileError(f"{name}: the file is empty")
-        head += more
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FileError(f"{name}: not a UTF-8 text file") from None
-    return head
-
-
 def read_runs(
     path: str | os.PathLike[str],
     progress: Progress | None = None,
@@ -359,7 +338,7 @@ def read_runs(
     name = os.fspath(path)
     handle, total = _open_checked(name)
     with handle:
-        kind, head = _detect(handle, name, field_map)
+        kind, head = detect(handle, name, field_map)
         if kind == "csv":
             delimiter = csv_runs.delimiter_for(name, head.decode("utf-8"), field_map)
             yield from _read_csv(handle, head, name, delimiter, field_map, progress, total)
@@ -368,17 +347,6 @@ def read_runs(
             yield from _read_document(text, name, progress, total, field_map)
         else:
             yield from _read_lines(handle, head, progress, total, RecordBuilder(field_map))
-
-
-def _detect(handle: Any, name: str, field_map: FieldMap | None) -> tuple[str, bytes]:
-    """The file's kind ("csv", "document" or "lines") and its first line(s) read."""
-    head = _first_line(handle, name)
-    first = head.lstrip()[:1]
-    if first not in (b"[", b"{") and csv_runs.delimiter_for(name, head.decode("utf-8"), field_map):
-        return "csv", head
-    if first == b"[" or (first == b"{" and _is_single_document(head)):
-        return "document", head
-    return "lines", head
 
 
 def _read_csv(
@@ -398,15 +366,6 @@ def _read_csv(
     builder = RecordBuilder(field_map)
     for line, row in rows:
         yield builder.from_csv_row(line, row)
-
-
-def _is_single_document(head: bytes) -> bool:
-    """Whether a file starting with `{` is one JSON document rather than JSON Lines."""
-    try:
-        obj = _json.decode(head.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return True  # a first line that is not a whole object: a pretty-printed document
-    return isinstance(obj, dict) and isinstance(obj.get("runs"), list)
 
 
 def _read_lines(
@@ -474,15 +433,9 @@ def _read_document(
     index = _skip_ws(text, 0)
     builder = RecordBuilder(field_map)
     if text[index] == "{":
-        # An object: find its `runs` array and read that element by element.
-        try:
-            _, end = _json.raw_decode(text, index)
-        except (ValueError, RecursionError) as exc:
-            if _second_line_is_object(text):  # JSON Lines whose first line is broken
-                yield LoadError(_line_at(text, index), INVALID_JSON, _parse_error(exc))
-                yield from _read_lines_of_text(text, builder)
-                return
-            end = None  # a broken pretty-printed document: read its runs up to the fault
+        # An object: find its `runs` array and read that element by element. Its end is
+        # found by brackets, so a bad run inside does not hide trailing text after it.
+        end = value_end(text, index)
         try:
             runs_at = _find_runs_array(text, index)
         except (ValueError, RecursionError) as exc:
@@ -505,22 +458,18 @@ def _read_document(
         progress(total, total)
 
 
-def _second_line_is_object(text: str) -> bool:
-    lines = [line for line in text.split("\n", 20)[1:20] if line.strip()]
-    if not lines:
-        return False
-    try:
-        return isinstance(_json.decode(lines[0]), dict)
-    except (ValueError, RecursionError):
-        return False
+def _next_element_line(text: str, index: int) -> int | None:
+    """Where the next element starts after a broken one whose brackets cannot be followed.
 
-
-def _read_lines_of_text(text: str, builder: RecordBuilder) -> Iterator[Record]:
-    """Fallback when a `{`-document does not parse: treat the rest as JSON Lines."""
-    for line, raw in enumerate(text.split("\n"), start=1):
-        if line == 1 or not raw.strip():
-            continue
-        yield builder.read_line(line, raw.rstrip("\r").encode("utf-8"))
+    The next line that opens an object at the broken element's own indentation (a
+    nested object is indented deeper); None when the element does not start its line.
+    """
+    line_start = text.rfind("\n", 0, index) + 1
+    indent = text[line_start:index]
+    if indent.strip(" \t"):
+        return None
+    at = text.find("\n" + indent + "{", index)
+    return None if at < 0 else at + 1 + len(indent)
 
 
 def _find_runs_array(text: str, index: int) -> int | None:
@@ -532,7 +481,13 @@ def _find_runs_array(text: str, index: int) -> int | None:
         index = _skip_ws(text, index)
         if key == "runs" and text[index] == "[":
             return index
-        _, index = _json.raw_decode(text, index)
+        try:
+            _, index = _json.raw_decode(text, index)
+        except (ValueError, RecursionError):
+            skipped = value_end(text, index)  # a bad value under another key: not ours to judge
+            if skipped is None or skipped == index:
+                raise
+            index = skipped
         index = _skip_ws(text, index)
         if index < len(text) and text[index] == ",":
             index = _skip_ws(text, index + 1)
@@ -540,7 +495,11 @@ def _find_runs_array(text: str, index: int) -> int | None:
 
 
 def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) -> Iterator[Record]:
-    """Read `[ value, value, ... ]` one element at a time, with each element's line."""
+    """Read `[ value, value, ... ]` one element at a time, with each element's line.
+
+    An element that does not parse costs that element only: its extent is found by
+    brackets and strings (`detect.value_end`), and reading goes on after it.
+    """
     index = _skip_ws(text, index + 1)
     line, counted = 1, 0
     is_cases: bool | None = None
@@ -550,34 +509,44 @@ def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) 
         try:
             obj, end = _json.raw_decode(text, index)
         except (ValueError, RecursionError) as exc:
-            yield LoadError(
-                line,
-                INVALID_JSON,
-                _parse_error(exc) + "; the rest of the array cannot be read",
-            )
-            return
-        raw = text[index:end].encode("utf-8")
-        if is_cases is None:
-            is_cases = isinstance(obj, dict) and "input" in obj and "required" not in obj
-        if is_cases and isinstance(obj, dict) and "input" in obj:
-            run = obj["input"]
-            # The run's own text, every number as written (`obj` has Python's readings).
-            exact = decode_exact(text[index:end])["input"]
-            run_raw = dumps(exact).encode("utf-8", "surrogatepass")
-            yield builder.from_object(line, run, run_raw, case=obj)
+            end = value_end(text, index)
+            if end is None or (end == index and text[index] != ","):
+                resume = _next_element_line(text, index)
+                if resume is None:
+                    rest = "; the rest of the array cannot be read"
+                    yield LoadError(line, INVALID_JSON, _parse_error(exc) + rest)
+                    return
+                builder.position += 1
+                yield LoadError(line, INVALID_JSON, _parse_error(exc))
+                index = resume
+                continue
+            if end > index:  # an element, not an empty place between two commas
+                builder.position += 1
+            yield LoadError(line, INVALID_JSON, _parse_error(exc))
         else:
-            yield builder.from_object(line, obj, raw)
+            raw = text[index:end].encode("utf-8")
+            if is_cases is None:
+                is_cases = isinstance(obj, dict) and "input" in obj and "required" not in obj
+            if is_cases and isinstance(obj, dict) and "input" in obj:
+                # The run's own text, every number as written (`obj` has Python's readings).
+                exact = decode_exact(text[index:end])["input"]
+                run_raw = dumps(exact).encode("utf-8", "surrogatepass")
+                yield builder.from_object(line, obj["input"], run_raw, case=obj)
+            else:
+                yield builder.from_object(line, obj, raw)
         index = _skip_ws(text, end)
         if index < len(text) and text[index] == ",":
             index = _skip_ws(text, index + 1)
         elif index < len(text) and text[index] != "]":
             line += text.count("\n", counted, index)
-            yield LoadError(
-                line,
-                INVALID_JSON,
-                "expected ',' or ']' between runs; the rest cannot be read",
-            )
-            return
+            counted = index
+            yield LoadError(line, INVALID_JSON, "expected ',' or ']' between runs")
+            if text[index] not in "[{":  # garbage between runs: skip to the next separator
+                end = value_end(text, index)
+                if end is None or end == index:  # never closed, or closed by the wrong bracket
+                    yield LoadError(line, INVALID_JSON, "the rest of the array cannot be read")
+                    return
+                index = _skip_ws(text, end + (text[end] == ","))
     if index >= len(text):
         yield LoadError(
             _line_at(text, len(text)),
