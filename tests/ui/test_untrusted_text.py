@@ -108,3 +108,24 @@ async def test_hostile_files_open_and_browse_without_crashing(path: Path, tmp_pa
         text = screen_text(pilot.app)
         assert "\x1b" not in text and "\x07" not in text
         assert app.is_running
+
+
+async def test_escape_sequences_in_journal_fields_reach_the_screen_escaped(runs_path: Path) -> None:
+    """Anyone can edit the journal: its time, reviewer and note never reach the terminal raw."""
+    osc52 = "\x1b]52;c;cHduZWQ=\x07"  # would write the clipboard
+    entry = {
+        "v": 1,
+        "run": "pass-1",
+        "label": False,
+        "note": f"note{osc52}",
+        "reviewer": f"mallory{osc52}",
+        "at": "\x1b]52;c;eA==\x07",  # shorter than a timestamp, so shown whole
+    }
+    Path(f"{runs_path}.review.jsonl").write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await loaded(pilot)
+        shown = detail_text(app)
+        assert "mallory" in shown  # the entry was applied and is on screen
+        assert "\x1b" not in shown and "\x07" not in shown
+        assert "\\x1b]52" in shown  # the sequence shows as visible text

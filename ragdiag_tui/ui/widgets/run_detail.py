@@ -128,8 +128,12 @@ def id_column(
 
 
 def when(at: str) -> str:
-    """'2025-01-02T03:04:05.678Z' as '2025-01-02 03:04 UTC'."""
-    return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
+    """'2025-01-02T03:04:05.678Z' as '2025-01-02 03:04 UTC'; anything else shown escaped.
+
+    `at` comes from the journal, which anyone can edit: an escape sequence in it
+    (an OSC 52 would write the clipboard) must reach the screen as visible text.
+    """
+    return visible(f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at)
 
 
 class RunDetail(VerticalScroll, can_focus=True):
