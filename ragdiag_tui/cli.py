@@ -86,6 +86,37 @@ def _add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",))
     )
 
 
+def _add_journal(parser: argparse.ArgumentParser, reading: bool) -> None:
+    """The review journal's options: `reading` for the commands that only read it."""
+    group = parser.add_argument_group("review journal")
+    group.add_argument(
+        "--journal",
+        metavar="SPEC",
+        help="where the review is kept: a journal file, or a postgresql:// URL "
+        "(default: $RAGDIAG_JOURNAL, else FILE.review.jsonl)",
+    )
+    if reading:
+        group.add_argument(
+            "--no-journal", action="store_true", help="ignore the review journal: the file's own labels"
+        )
+        group.add_argument(
+            "--apply-stale",
+            action="store_true",
+            help="also apply journal entries made before their run changed in the file (left out by default)",
+        )
+    else:
+        group.add_argument(
+            "--blind",
+            action="store_true",
+            help="hide the file's label and other reviewers' labels until you have labelled the run",
+        )
+        group.add_argument(
+            "--adjudicate",
+            action="store_true",
+            help="your label on a run whose reviewers disagree is the final (adjudicated) label",
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragdiag-tui",
@@ -117,10 +148,13 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument(
         "--export-dir", metavar="DIR", help="allow exports only into this folder (serve sets it)"
     )
+    _add_journal(review, reading=False)
 
     diagnose = command(
         "diagnose",
         "Write one JSON line of diagnosis per run, in file order.",
+        "The pure rule over the file's own labels: the review journal is not applied\n"
+        "(stats and export apply it).\n\n"
         'output lines:\n  {"id": "run-1", "stage": "retrieval", "missing": ["D2"]}\n'
         '  {"line": 7, "id": "run-7", "error": "invalid-run", "field": "context", "detail": "..."}\n\n'
         "exit status: 0 every line valid, 1 some line invalid (valid runs are still\n"
@@ -141,10 +175,13 @@ def build_parser() -> argparse.ArgumentParser:
     stats = command(
         "stats",
         "Runs per stage, lucky answers, unresolved, label errors, invalid lines, most-missed documents.",
+        "The review journal is applied (labels in force), and stderr says how many\n"
+        "labels it applied; --no-journal counts the file's own labels.\n\n"
         "example:\n  ragdiag-tui stats runs.jsonl\n  ragdiag-tui stats runs.jsonl --json | jq .lucky_answers",
     )
     _add_file(stats)
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _add_journal(stats, reading=True)
 
     export = command(
         "export",
@@ -162,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: from OUT's extension, else jsonl",
     )
     export.add_argument("--reviewed-only", action="store_true", help="only runs a reviewer labelled")
+    _add_journal(export, reading=True)
 
     serve = command(
         "serve",
@@ -181,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--export-dir", metavar="DIR", help="where served apps may export (default: FILE's folder)"
     )
+    _add_journal(serve, reading=False)
 
     compare = command(
         "compare",
@@ -207,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_TAKES_VALUE = ("--map", "--preset", "--reviewer", "--export-dir")
+_TAKES_VALUE = ("--map", "--preset", "--reviewer", "--export-dir", "--journal")
 _TOP_LEVEL = ("-h", "--help", "--version")
 
 
@@ -297,11 +336,56 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_stats(args: argparse.Namespace) -> int:
-    from .core.loading import read_runs
-    from .core.stats import format_table, record_stats
+def _reviewed(args: argparse.Namespace) -> Any:
+    """The run file with its review applied, for the commands that only read it
+    (stats, export); reports on stderr what the journal contributed. Raises
+    JournalError when the journal cannot be read (going on would lose its labels)."""
+    from .core.review import open_review
 
-    stats = record_stats(read_runs(args.file, field_map=args.field_map))
+    use = not args.no_journal
+    review = open_review(
+        args.file,
+        args.field_map,
+        args.journal,
+        use_journal=use,
+        writable=False,
+        apply_stale=args.apply_stale,
+    )
+    if review.journal is None:
+        _err("review journal ignored (--no-journal): the file's own labels")
+        return review
+    for warning in review.warnings:
+        _err(warning)
+    name = review.journal.name
+    labels = "label" if review.reviewed == 1 else "labels"
+    if review.records_read:
+        _err(f"applied {review.reviewed} {labels} from {name}")
+    else:
+        _err(f"no review entries in {name}: the file's own labels")
+    if review.orphans:
+        _err(f"{len(review.orphans)} journal entries name runs no longer in the file")
+    if review.stale:
+        _err(
+            f"{len(review.stale)} journal entries left out: their runs changed in the file since "
+            "(--apply-stale includes them)"
+        )
+    if review.stale_applied:
+        _err(f"{review.stale_applied} journal entries applied although their runs changed since")
+    if review.conflicts:
+        _err(f"{len(review.conflicts)} runs in conflict (reviewers disagree): the file's label is in force")
+    return review
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from .core.journal import JournalError
+    from .core.stats import format_table, review_stats
+
+    try:
+        review = _reviewed(args)
+    except JournalError as exc:  # counting without the labels would silently misreport
+        _err(str(exc))
+        return EXIT_UNREADABLE
+    stats = review_stats(review)
     if args.json:
         print(_dumps(stats.to_json()))
     else:
@@ -312,18 +396,13 @@ def run_stats(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from .core.export import ExportError, export_runs, format_for_path
     from .core.journal import JournalError
-    from .core.review import open_review
 
     try:
-        review = open_review(args.file, args.field_map, writable=False)
+        review = _reviewed(args)
     except JournalError as exc:  # exporting without the labels would silently lose them
         _err(str(exc))
         return EXIT_UNREADABLE
     store = review.store
-    for warning in review.warnings:
-        _err(warning)
-    if review.orphans:
-        _err(f"{len(review.orphans)} journal entries name runs no longer in the file")
     fmt = args.format or format_for_path(args.output)
     rows = review.reviewed_rows() if args.reviewed_only else None
     try:
@@ -361,7 +440,15 @@ def run_review(args: argparse.Namespace) -> int:
 
     # Refuse an unreadable file before the screen switches to the app.
     check_readable(args.file)
-    app = create_app(args.file, reviewer=args.reviewer, field_map=args.field_map, export_dir=args.export_dir)
+    app = create_app(
+        args.file,
+        reviewer=args.reviewer,
+        field_map=args.field_map,
+        journal=args.journal,
+        blind=args.blind,
+        adjudicate=args.adjudicate,
+        export_dir=args.export_dir,
+    )
     app.run()
     return app.return_code or EXIT_OK
 

@@ -221,12 +221,19 @@ def _valid(store: RunStore, rows: Iterable[int]) -> Iterator[int]:
     return (row for row in rows if store.is_valid(row))
 
 
-def _refuse_sources(out_path: str, store: RunStore, review: Review) -> None:
-    """The run file and its journal are the review's only copy: never export over them."""
+def refuse_sources(out_path: str, store: RunStore, review: Review) -> None:
+    """Raise ExportError if `out_path` is the run file or its review journal (by any
+    link): they are the review's only copy, never exported over. The app asks this
+    before it asks whether to replace an existing file."""
     if not store.path:
         return
-    journal = review.journal.path if review.journal is not None else journal_path(store.path)
-    for source, what in ((store.path, "the run file"), (journal, "the run file's review journal")):
+    sources = [(store.path, "the run file")]
+    # A journal file's path; a review kept elsewhere (PostgreSQL) has no file to protect.
+    log = review.journal
+    journal = getattr(log, "path", None) if log is not None else journal_path(store.path)
+    if journal is not None:
+        sources.append((journal, "the run file's review journal"))
+    for source, what in sources:
         if same_file(out_path, source):
             raise ExportError(f"cannot write {out_path}: it is {what}")
 
@@ -249,7 +256,7 @@ def export_runs(
         raise ValueError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
     out_path = os.fspath(out_path)
     order: Sequence[int] = range(len(store)) if rows is None else list(rows)
-    _refuse_sources(out_path, store, review)
+    refuse_sources(out_path, store, review)
     written = 0
 
     def runs() -> Iterator[dict[str, Any]]:

@@ -126,6 +126,8 @@ class Review:
         self.reviewed = 0
         self.restored = 0
         self.stale_applied = 0
+        self.records_read = 0
+        """How many records the log held when the review was opened."""
         self.warnings: list[str] = []
         self.notices: list[str] = []
         """Things the reviewer should be told that are not errors (e.g. the journal was rewritten)."""
@@ -398,6 +400,7 @@ class Review:
 
     def _replay(self, journal: ReviewLog) -> None:
         records, self.warnings = journal.read()
+        self.records_read = len(records)
         # Only the latest record per (kind, run, reviewer, digest) can matter: fold
         # first, so a run toggled a hundred times is re-diagnosed once.
         latest: dict[tuple[Any, ...], int] = {}

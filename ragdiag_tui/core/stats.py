@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .loading import Record, Run
 from .rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
 from .stages import RULE_STAGE_NAMES
 from .text import visible
+
+if TYPE_CHECKING:
+    from .review import Review
 
 STAGE_ORDER = RULE_STAGE_NAMES
 TOP_MISSED = 10
@@ -25,6 +28,8 @@ class Stats:
     lucky: int = 0
     invalid: int = 0
     missed: Counter[str] = field(default_factory=Counter)
+    reviewed: int | None = None  # with a review applied: runs labelled by a reviewer
+    conflicts: int | None = None  # with a review applied: runs whose reviewers disagree
 
     def add(self, stage: str, label: object, missing: Iterable[str] = ()) -> None:
         self.runs += 1
@@ -55,6 +60,7 @@ class Stats:
             "label_errors": self.stages.get(LABEL_ERROR, 0),
             "invalid_lines": self.invalid,
             "most_missed": [{"id": doc, "runs": n} for doc, n in self.top_missed()],
+            **({} if self.reviewed is None else {"reviewed": self.reviewed, "conflicts": self.conflicts}),
         }
 
     def summary(self) -> str:
@@ -81,6 +87,25 @@ def record_stats(records: Iterable[Record]) -> Stats:
     return stats
 
 
+def review_stats(review: Review) -> Stats:
+    """Stats of a run file with its review applied: each run counted under the stage
+    its label in force gives it (a run in conflict under the file's label's stage,
+    and in `conflicts` too). `reviewed` and `conflicts` are set when the review's
+    log held any record."""
+    store = review.store
+    stats = Stats()
+    if review.records_read:  # a journal was applied: say what it holds
+        stats.reviewed, stats.conflicts = review.reviewed, len(review.conflicts)
+    for code, name in enumerate(RULE_STAGE_NAMES):
+        if review.counts[code]:
+            stats.stages[name] = review.counts[code]
+    stats.runs = sum(stats.stages.values())
+    stats.invalid = len(store.errors)
+    stats.lucky = review.lucky
+    stats.missed = store.missed_documents()
+    return stats
+
+
 def format_table(stats: Stats, name: str) -> str:
     """Stats as a plain-text table for the terminal."""
     width = max(len(str(stats.runs)), 5)
@@ -96,6 +121,9 @@ def format_table(stats: Stats, name: str) -> str:
     out.append(f"  unresolved (no required set):                       {stats.stages.get(UNRESOLVED, 0)}")
     out.append(f"  label errors (no boolean label):                    {stats.stages.get(LABEL_ERROR, 0)}")
     out.append(f"  invalid lines:                                      {stats.invalid}")
+    if stats.reviewed is not None:
+        out.append(f"  reviewed (a reviewer's label):                      {stats.reviewed}")
+        out.append(f"  in conflict (reviewers disagree; file label kept): {stats.conflicts}")
     top = stats.top_missed()
     out.append("")
     if top:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList, RadioSet
 
+from ragdiag_tui.core.journal import journal_path
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.screens.export import ExportDialog
 from ragdiag_tui.ui.screens.help import HelpScreen
@@ -103,22 +106,32 @@ async def test_export_asks_before_replacing_a_file(app: RagdiagApp, runs_path) -
         assert target.read_text() == "old\n"
 
 
-async def test_export_never_targets_the_run_file(app: RagdiagApp, runs_path) -> None:
-    before = runs_path.read_bytes()
+@pytest.mark.parametrize("target", ["run file", "journal", "journal by a link"])
+async def test_export_to_the_run_file_or_its_journal_is_refused_before_asking_to_replace(
+    app: RagdiagApp, runs_path, target: str
+) -> None:
+    journal = Path(journal_path(runs_path))
+    journal.write_text("")
+    path = {
+        "run file": runs_path,
+        "journal": journal,
+        "journal by a link": runs_path.with_name("link.jsonl"),
+    }[target]
+    if target == "journal by a link":
+        path.symlink_to(journal)
+    before = runs_path.read_bytes(), journal.read_bytes()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("e")
         dialog = await wait_for_screen(pilot, ExportDialog)
-        dialog.query_one("#export-path", Input).value = str(runs_path)
+        dialog.query_one("#export-path", Input).value = str(path)
         await pilot.click("#export")
         await pilot.pause()
-        await pilot.click("#yes")  # "replace it?" - yes; the export must still refuse
-        for _ in range(100):
-            await pilot.pause(0.01)
-            if "Not exported" in screen_text(pilot.app):
-                break
-        assert "Not exported" in screen_text(pilot.app)
-    assert runs_path.read_bytes() == before
+        text = screen_text(pilot.app)
+        assert "Replace it?" not in text
+        assert "Not exported" in text and "it is the run file" in text
+        assert isinstance(pilot.app.screen, ExportDialog)
+    assert (runs_path.read_bytes(), journal.read_bytes()) == before
 
 
 async def test_statistics_screen_and_choosing_a_missed_document_filters(app: RagdiagApp) -> None:

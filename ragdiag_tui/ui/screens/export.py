@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, RadioButton, RadioSet, Static
 
-from ...core.export import default_export_path, export_runs
+from ...core.export import ExportError, default_export_path, export_runs, refuse_sources
 from ...core.paths import is_within
 from ...core.review import Review
 from ...core.store import RunStore
@@ -111,6 +111,11 @@ class ExportDialog(ModalScreen[str | None]):
         allowed = getattr(self.app, "export_dir", None)
         if allowed is not None and not is_within(path, allowed):
             self._error(f"Exports go only into {visible(allowed)} here; choose a file there.")
+            return
+        try:  # the run file and its journal: refused before any "Replace it?"
+            refuse_sources(path, self.store, self.review)
+        except ExportError as exc:
+            self._error(f"Not exported: {visible(str(exc))}")
             return
         if os.path.exists(path):
 

@@ -19,7 +19,7 @@ KEY_WIDTH = 11
 # (mark, its style class, what it means) for the marks of the run table.
 MARKS = (
     (LUCKY_MARK, "lucky", "lucky answer: labelled correct, evidence missing"),
-    ("✓", "reviewed", "reviewed: a reviewer set a label or a note"),
+    ("✓", "reviewed", "reviewed: a reviewer set a label (a note or tags alone are not a review)"),
     ("!", "unsaved", "changed, but not saved to the journal"),
     ("✎", "reviewed", "has a note (c shows or edits it)"),
     ("from", "key", "whose label is in force: the file's or a reviewer's"),

@@ -33,6 +33,9 @@ OTHER_BINDINGS: list[BindingType] = [
     Binding("s", "statistics", "Stats"),
     Binding("e", "export", "Export"),
     Binding(
+        "S", "stale", "Stale entries", show=False, tooltip="Journal entries made before their run changed"
+    ),
+    Binding(
         "enter", "toggle_detail", "Detail", show=False, tooltip="Show the detail pane full size, or back"
     ),
     Binding(

@@ -171,6 +171,7 @@ class ReviewScreen(Screen[None]):
             review.lucky if review else None,
             review.reviewed if review else None,
             loading=loading,
+            stale=len(review.stale) if review else 0,
         )
 
     def _show_filter_state(self) -> None:
@@ -359,6 +360,22 @@ class ReviewScreen(Screen[None]):
             ExportDialog(self.store, self.review, self.rows, not self._filter_is_plain()),
             finished,
         )
+
+    def action_stale(self) -> None:
+        from .stale import StaleEntries
+
+        if self.review is None:
+            self.tell("Still loading the runs.")
+            return
+        if not self.review.stale:
+            self.tell("No stale journal entries: every entry matches its run as it is now.")
+            return
+
+        def closed(row: int | None) -> None:
+            if row is not None:
+                self.bring_into_view(row)
+
+        self.app.push_screen(StaleEntries(self.review, self.show_changed_run), closed)
 
     def action_help(self) -> None:
         from .help import HelpScreen

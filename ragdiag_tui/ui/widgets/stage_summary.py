@@ -22,6 +22,7 @@ class StageSummary(Static):
         "stage-summary--count",
         "stage-summary--muted",
         "stage-summary--lucky",
+        "stage-summary--stale",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -35,8 +36,10 @@ class StageSummary(Static):
         lucky: int | None,
         reviewed: int | None,
         loading: bool = False,
+        stale: int = 0,
     ) -> None:
-        """Counts per stage code; lucky and reviewed are None until the review is ready."""
+        """Counts per stage code; lucky and reviewed are None until the review is ready;
+        `stale` journal entries held aside (shown only when there are some)."""
         items = [
             Content.assemble(
                 ("● ", stage_style(code)),
@@ -61,6 +64,15 @@ class StageSummary(Static):
                 (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count"),
             )
         )
+        if stale:
+            items.append(
+                Content.assemble(
+                    ("│ ", ".stage-summary--muted"),
+                    ("stale ", ".stage-summary--stale"),
+                    (f"{stale:,}", ".stage-summary--stale"),
+                    (" (S)", ".stage-summary--muted"),
+                )
+            )
         if loading:
             items.append(Content.assemble(("(loading…)", ".stage-summary--muted")))
         self._items = items
