@@ -19,7 +19,7 @@ from . import __version__
 from .core.mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve", "compare")
+COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve", "compare", "sample")
 
 _EPILOG = """\
 commands:
@@ -30,6 +30,7 @@ commands:
   export FILE -o OUT   the reviewed results, with the review journal applied
   serve FILE       the review app in a web browser
   compare OLD NEW  which runs moved between stages from one run file to another
+  sample FILE --view VIEW -n N --seed S   draw a spot-check: a seeded sample of a view
 
 exit status: 0 all good, 1 some lines invalid or some case disagreed,
 2 the file cannot be read (missing, a directory, empty, not UTF-8) or bad usage.
@@ -149,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--export-dir", metavar="DIR", help="allow exports only into this folder (serve sets it)"
     )
     _add_journal(review, reading=False)
+    _add_tags_option(review)
+    _add_docs_options(review)
 
     diagnose = command(
         "diagnose",
@@ -162,6 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_file(diagnose)
     diagnose.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    diagnose.add_argument(
+        "--metrics",
+        action="store_true",
+        help='add RAGAS\'s ID-based context "recall" and "precision" to each run\'s line '
+        "(null when undefined); without it the lines are exactly the reference rule's",
+    )
 
     check = command(
         "check",
@@ -182,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_file(stats)
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
     _add_journal(stats, reading=True)
+    _add_tags_option(stats)
 
     export = command(
         "export",
@@ -200,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("--reviewed-only", action="store_true", help="only runs a reviewer labelled")
     _add_journal(export, reading=True)
+
+    _add_sample(command)
 
     serve = command(
         "serve",
@@ -243,10 +255,175 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--no-journal", action="store_true", help="the files' own labels, without their review journals"
     )
+    _add_tags_option(serve)
+    _add_docs_options(serve)
     return parser
 
 
-_TAKES_VALUE = ("--map", "--preset", "--reviewer", "--export-dir", "--journal")
+def _sample_size(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        size = int(text)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': give a whole number of runs (1 or more), or auto")
+    return size
+
+
+def _margin(text: str) -> float:
+    try:
+        margin = float(text)
+    except ValueError:
+        margin = 0.0
+    if not 0 < margin < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': give a proportion between 0 and 1, as in 0.05")
+    return margin
+
+
+def _add_tags_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tags",
+        metavar="FILE",
+        help="the reason tags in force: a TOML file of [[tag]] entries (key, name, description); "
+        "default: the lucky-answer set",
+    )
+
+
+def _docs_map_spec(spec: str) -> str:
+    from .core.docs import parse_docs_map
+
+    try:
+        parse_docs_map([spec])
+    except MapSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return spec
+
+
+def _add_docs_options(parser: argparse.ArgumentParser) -> None:
+    docs = parser.add_argument_group(
+        "documents' text",
+        "The text of the documents the IDs name, read from FILE when shown: JSON Lines, CSV\n"
+        "or JSON, each document with an id and a text field. Runs that carry their texts\n"
+        "(RAGAS's retrieved_contexts and reference_contexts) need no --docs.",
+    )
+    docs.add_argument("--docs", metavar="FILE", help="the documents' text")
+    docs.add_argument(
+        "--docs-map",
+        action="append",
+        default=[],
+        type=_docs_map_spec,
+        metavar="FIELD=SOURCE",
+        help="the document's id or text under another name: id=doc_id, text=body.content (repeatable)",
+    )
+
+
+def docs_source(args: argparse.Namespace) -> Any:
+    """`--docs` and `--docs-map` as a core.docs.DocsSource (None without --docs).
+    Raises core.docs.DocsError when the file cannot be read."""
+    from .core.docs import DocsError, DocsSource, parse_docs_map
+
+    path = getattr(args, "docs", None)
+    if path is None:
+        if getattr(args, "docs_map", None):
+            raise DocsError("--docs-map needs --docs FILE")
+        return None
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise DocsError(f"{path}: cannot read the documents ({exc.strerror or exc})") from None
+    return DocsSource(path, tuple(parse_docs_map(args.docs_map).items()))
+
+
+def load_tag_set(args: argparse.Namespace) -> tuple[Any, ...]:
+    """The reason tags `--tags` names, or the default set. Raises core.tags.TagsError."""
+    from .core.tags import DEFAULT_TAGS, load_tags
+
+    path = getattr(args, "tags", None)
+    return DEFAULT_TAGS if path is None else load_tags(path)
+
+
+def _add_sample(command: Callable[[str, str, str], argparse.ArgumentParser]) -> None:
+    from .core.sampling import SAMPLE_VIEWS
+
+    sample = command(
+        "sample",
+        "Draw a spot-check: a seeded random sample of the runs of a view, recorded in the review journal.",
+        "The population is the view's runs in file order (narrowed by --filter); the stage\n"
+        "views and lucky count by the FILE's labels, so a population does not shrink as\n"
+        "reviewers overturn labels. The draw is exactly\n"
+        "    random.Random(SEED).sample(population_ids_in_file_order, N)\n"
+        "(N capped at the population): the same file, view, filter, N and seed give the\n"
+        "same ids on any machine. The spot-check (name, view, filter, seed, population,\n"
+        "ids, who, when) is journaled; the ids are printed one per line.\n\n"
+        "-n auto chooses the size that bounds a proportion's 95% interval to +-MARGIN in\n"
+        "the worst case: n0 = 1.96^2 * 0.25 / MARGIN^2, n = ceil(n0 / (1 + (n0 - 1) / N)).\n\n"
+        "exit status: 0 drawn, 1 drawn but some lines of FILE are invalid, 2 nothing drawn\n"
+        "(unreadable file or journal, empty population, a name already used).\n\n"
+        "examples:\n  ragdiag-tui sample runs.jsonl --view lucky -n 50 --seed 20261130\n"
+        "  ragdiag-tui sample runs.jsonl --view lucky -n auto --margin 0.1 --seed 7 --json\n"
+        "  ragdiag-tui review runs.jsonl --spot-check lucky-50",
+    )
+    _add_file(sample)
+    sample.add_argument(
+        "--view",
+        required=True,
+        choices=SAMPLE_VIEWS,
+        metavar="VIEW",
+        help=f"the population: one of {', '.join(SAMPLE_VIEWS)}",
+    )
+    sample.add_argument(
+        "--filter",
+        default="",
+        metavar="TEXT",
+        help="only runs whose id, question or a document ID contains TEXT (any case)",
+    )
+    sample.add_argument(
+        "-n",
+        required=True,
+        type=_sample_size,
+        metavar="N|auto",
+        help="how many runs to draw (more than the population: all of it), or auto",
+    )
+    sample.add_argument(
+        "--margin",
+        type=_margin,
+        metavar="M",
+        help="with -n auto: the interval's half-width to plan for (default 0.05)",
+    )
+    sample.add_argument("--seed", required=True, type=int, metavar="S", help="the random seed (an integer)")
+    sample.add_argument(
+        "--name", metavar="NAME", help="the spot-check's name (default: VIEW-SIZE, as lucky-50)"
+    )
+    sample.add_argument(
+        "--replace", action="store_true", help="replace a spot-check of the same name drawn differently"
+    )
+    sample.add_argument(
+        "--json", action="store_true", help='print one object: {"name", "view", "seed", "population", "ids"}'
+    )
+    sample.add_argument(
+        "--reviewer", metavar="NAME", help="who draws it, in the journal (default: login name)"
+    )
+    sample.add_argument(
+        "--journal",
+        metavar="SPEC",
+        help="where the review is kept: a journal file, or a postgresql:// URL "
+        "(default: $RAGDIAG_JOURNAL, else FILE.review.jsonl)",
+    )
+
+
+_TAKES_VALUE = (
+    "--map",
+    "--preset",
+    "--reviewer",
+    "--export-dir",
+    "--journal",
+    "--tags",
+    "--docs",
+    "--docs-map",
+)
 _TOP_LEVEL = ("-h", "--help", "--version")
 
 
@@ -304,7 +481,7 @@ def _dumps(obj: Any, **options: Any) -> str:
 def run_diagnose(args: argparse.Namespace) -> int:
     from .core.batch import diagnose_file
 
-    return diagnose_file(args.file, args.output, args.field_map)
+    return diagnose_file(args.file, args.output, args.field_map, metrics=args.metrics)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -378,18 +555,28 @@ def _reviewed(args: argparse.Namespace) -> Any:
 
 def run_stats(args: argparse.Namespace) -> int:
     from .core.journal import JournalError
+    from .core.spotcheck import format_spot_checks, spot_check_reports
     from .core.stats import format_table, review_stats
+    from .core.tags import TagsError
 
+    try:
+        tags = load_tag_set(args)
+    except TagsError as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
     try:
         review = _reviewed(args)
     except JournalError as exc:  # counting without the labels would silently misreport
         _err(str(exc))
         return EXIT_UNREADABLE
     stats = review_stats(review)
+    reports = spot_check_reports(review, tags)
     if args.json:
-        print(_dumps(stats.to_json()))
+        print(_dumps({**stats.to_json(), "spot_checks": [report.to_json() for report in reports]}))
     else:
         print(format_table(stats, args.file))
+        if reports:
+            print("\n" + format_spot_checks(reports, tags))
     return EXIT_INVALID if stats.invalid else EXIT_OK
 
 
@@ -434,12 +621,75 @@ def run_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_sample(args: argparse.Namespace) -> int:
+    from .core.journal import JournalError, SpotCheck, utc_now
+    from .core.review import open_review
+    from .core.sampling import default_name, draw_sample
+    from .core.text import visible
+
+    if args.margin is not None and args.n != "auto":
+        _err("--margin goes with -n auto")
+        return EXIT_UNREADABLE
+    review = open_review(args.file, args.field_map, args.journal, args.reviewer)
+    store = review.store
+    sample = draw_sample(store, review, args.view, args.n, args.seed, args.filter, args.margin or 0.05)
+    drawn = sample.ids
+    where = f"the {args.view} view" + (f" matching '{args.filter}'" if args.filter else "")
+    if not drawn:
+        _err(f"{args.file}: no runs in {where}: nothing to sample")
+        return EXIT_UNREADABLE
+    name = args.name or default_name(args.view, len(drawn))
+    earlier = review.spot_checks.get(name)
+    same = earlier is not None and sample.recorded_as(earlier)
+    if earlier is not None and not same and not args.replace:
+        _err(
+            f"a spot-check named '{name}' already exists ({earlier.view}, seed {earlier.seed}, "
+            f"{len(earlier.ids)} runs, drawn by {earlier.reviewer}); choose another --name, or --replace"
+        )
+        return EXIT_UNREADABLE
+    if not same:  # drawing the same sample again records nothing new
+        record = SpotCheck(
+            name,
+            args.view,
+            args.filter,
+            args.seed,
+            sample.population,
+            len(drawn),
+            drawn,
+            review.reviewer,
+            utc_now(),
+        )
+        try:
+            review.add_spot_check(record)
+        except JournalError as exc:
+            _err(f"{exc}; the spot-check was not recorded")
+            return EXIT_UNREADABLE
+    if args.json:
+        print(_dumps({"name": name, "view": args.view, "seed": args.seed, "population": sample.population,
+                      "ids": list(drawn)}))  # fmt: skip
+    else:
+        for run_id in drawn:
+            print(visible(run_id) if sys.stdout.isatty() else run_id)
+    journal = review.journal.name if review.journal is not None else "no journal"
+    done = "already recorded" if same else f"recorded in {journal}"
+    _err(f"{name}: {len(drawn)} of {sample.population} runs in {where}, seed {args.seed}; {done}")
+    return EXIT_INVALID if store.errors else EXIT_OK
+
+
 def run_review(args: argparse.Namespace) -> int:
+    from .core.docs import DocsError
     from .core.loading import check_readable
+    from .core.tags import TagsError
     from .ui.app import create_app
 
     # Refuse an unreadable file before the screen switches to the app.
     check_readable(args.file)
+    try:
+        tags = load_tag_set(args)
+        docs = docs_source(args)
+    except (TagsError, DocsError) as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
     app = create_app(
         args.file,
         reviewer=args.reviewer,
@@ -448,14 +698,28 @@ def run_review(args: argparse.Namespace) -> int:
         blind=args.blind,
         adjudicate=args.adjudicate,
         export_dir=args.export_dir,
+        tags=tags,
+        docs=docs,
     )
     app.run()
     return app.return_code or EXIT_OK
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from .core.docs import DocsError
+    from .core.tags import TagsError
     from .serve import serve
 
+    try:  # refused here, not in every browser page later
+        load_tag_set(args)
+        docs = docs_source(args)
+    except (TagsError, DocsError) as exc:
+        _err(str(exc))
+        return EXIT_UNREADABLE
+    options = ["--tags", os.path.abspath(args.tags)] if args.tags else []
+    if docs is not None:
+        options += ["--docs", os.path.abspath(docs.path)]
+        options += [f"--docs-map={field}={source}" for field, source in docs.docs_map]
     return serve(
         args.file,
         host=args.host,
@@ -464,6 +728,7 @@ def run_serve(args: argparse.Namespace) -> int:
         field_map=args.field_map,
         token=None if args.no_token else "",
         export_dir=args.export_dir,
+        options=options,
     )
 
 
@@ -475,6 +740,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "export": run_export,
     "serve": run_serve,
     "compare": run_compare,
+    "sample": run_sample,
 }
 
 

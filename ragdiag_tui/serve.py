@@ -21,6 +21,7 @@ import secrets
 import shlex
 import socket
 import sys
+from collections.abc import Sequence
 
 from .core.mapping import FieldMap
 from .core.text import visible
@@ -37,11 +38,12 @@ def review_command(
     reviewer: str | None,
     field_map: FieldMap | None,
     export_dir: str | os.PathLike[str] | None = None,
+    options: Sequence[str] = (),
 ) -> str:
     """The shell command that runs the review app on `path`, every word quoted.
 
     The path is made absolute so the command means the same file whatever the
-    directory of the process that runs it.
+    directory of the process that runs it. `options` go on the command as they are.
     """
     words = [sys.executable, "-m", "ragdiag_tui", "review", os.path.abspath(path)]
     if reviewer is not None:
@@ -50,6 +52,7 @@ def review_command(
         words += ["--export-dir", os.path.abspath(export_dir)]
     if field_map:
         words += field_map.to_args()
+    words += options
     return shlex.join(words)
 
 
@@ -99,6 +102,7 @@ def serve(
     field_map: FieldMap | None = None,
     token: str | None = "",
     export_dir: str | os.PathLike[str] | None = None,
+    options: Sequence[str] = (),
 ) -> int:
     """Serve the review app on `path` at http://host:port/ until interrupted.
 
@@ -134,7 +138,7 @@ def serve(
     name = visible(os.path.basename(os.fspath(path)))
     shown_host = host or "0.0.0.0"
     url = f"http://[{shown_host}]:{port}" if ":" in shown_host else f"http://{shown_host}:{port}"
-    command = review_command(path, reviewer, field_map, export_dir)
+    command = review_command(path, reviewer, field_map, export_dir, options)
     server = GuardedServer(command, host=host, port=port, title=f"ragdiag {name}", public_url=url)
     if not host:
         print(

@@ -18,6 +18,7 @@ from .atomic import atomic_writer
 from .jsonutil import dumps, escape_line_breaks_utf8
 from .loading import LoadError, Record, Run, read_runs
 from .mapping import FieldMap
+from .metrics import defined, id_metrics
 from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
 from .stats import Stats
 
@@ -51,17 +52,21 @@ def _error_line(record: LoadError) -> dict[str, Any]:
     return line
 
 
-def write_diagnoses(path: str, out: BinaryIO, field_map: FieldMap | None = None) -> Stats:
+def write_diagnoses(
+    path: str, out: BinaryIO, field_map: FieldMap | None = None, metrics: bool = False
+) -> Stats:
     """Write one line per record of `path` to `out`, in one streaming pass; return the counts.
 
-    `field_map` says where the run fields are when the file uses other names.
+    `field_map` says where the run fields are when the file uses other names. With
+    `metrics`, each run's line ends with "recall" and "precision" (core.metrics; null
+    when undefined); without, the lines are exactly the reference's.
     """
     # Nothing here forms reference cycles; the cyclic collector would only rescan
     # the growing set of seen ids again and again.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _write(read_runs(path, field_map=field_map), out)
+        return _write(read_runs(path, field_map=field_map), out, metrics)
     finally:
         if was_enabled:
             gc.enable()
@@ -100,14 +105,24 @@ def _append_run(buffer: bytearray, run: Run) -> None:
     _append_line(buffer, line)
 
 
-def _write(records: Iterable[Record], out: BinaryIO) -> Stats:
+def _append_run_with_metrics(buffer: bytearray, run: Run) -> None:
+    line = {"id": run.id}
+    line.update(run.diagnosis)
+    recall, precision = id_metrics(run.required, run.context)
+    line["recall"] = defined(recall)
+    line["precision"] = defined(precision)
+    _append_line(buffer, line)
+
+
+def _write(records: Iterable[Record], out: BinaryIO, metrics: bool = False) -> Stats:
     """Write a line per record."""
+    append_run = _append_run_with_metrics if metrics else _append_run
     stats = Stats()
     stages = stats.stages
     buffer = bytearray()
     for record in records:
         if type(record) is Run:
-            _append_run(buffer, record)
+            append_run(buffer, record)
             diagnosis = record.diagnosis
             stage = stage_of(diagnosis)
             stages[stage] += 1
@@ -124,15 +139,17 @@ def _write(records: Iterable[Record], out: BinaryIO) -> Stats:
     return stats
 
 
-def diagnose_file(path: str, output: str | None, field_map: FieldMap | None = None) -> int:
+def diagnose_file(
+    path: str, output: str | None, field_map: FieldMap | None = None, metrics: bool = False
+) -> int:
     """The `diagnose` command: exit 0 all valid, 1 some line invalid."""
     from .text import visible
 
     if output is None:
-        stats = write_diagnoses(path, sys.stdout.buffer, field_map)
+        stats = write_diagnoses(path, sys.stdout.buffer, field_map, metrics)
         sys.stdout.buffer.flush()
     else:
         with atomic_writer(output, protect=path) as out:
-            stats = write_diagnoses(path, out, field_map)
+            stats = write_diagnoses(path, out, field_map, metrics)
     print(f"ragdiag-tui: {visible(os.fspath(path))}: {stats.summary()}", file=sys.stderr)
     return 1 if stats.invalid else 0

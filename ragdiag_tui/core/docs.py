@@ -58,6 +58,19 @@ class DocText:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class DocsSource:
+    """Where the documents' text is (`--docs FILE` and its `--docs-map`), not yet opened:
+    indexing a big corpus takes a while, so the app opens it in a worker."""
+
+    path: str
+    docs_map: tuple[tuple[str, str], ...] = ()
+
+    def open(self) -> DocStore:
+        """Index the corpus (see `DocStore.open`). Raises DocsError."""
+        return DocStore.open(self.path, dict(self.docs_map))
+
+
 def parse_docs_map(specs: Sequence[str]) -> dict[str, str]:
     """`["id=doc_id", "text=body.content"]` -> {"id": "doc_id", "text": "body.content"}.
 

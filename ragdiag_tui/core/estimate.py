@@ -45,7 +45,15 @@ class Interval:
 
     def percent(self) -> str:
         """`24% (95% CI 14-37%)`: whole percents, for a sentence."""
-        return f"{_pct(self.estimate)}% (95% CI {_pct(self.low)}-{_pct(self.high)}%)"
+        return f"{self.estimate_percent()} ({self.ci_percent()})"
+
+    def estimate_percent(self) -> str:
+        """`24%`."""
+        return f"{_pct(self.estimate)}%"
+
+    def ci_percent(self) -> str:
+        """`95% CI 14-37%`."""
+        return f"95% CI {_pct(self.low)}-{_pct(self.high)}%"
 
 
 def _pct(value: float) -> str:

@@ -62,7 +62,7 @@ class MetricMeans:
 
 
 def _mean(values: Iterable[float]) -> tuple[float | None, int]:
-    present = [value for value in values if value == value]  # NaN != NaN
+    present = list(filter(math.isfinite, values))  # NaN is undefined; a C-level filter
     return (math.fsum(present) / len(present) if present else None), len(present)
 
 

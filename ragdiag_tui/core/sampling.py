@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
+from .estimate import auto_size
 from .filtering import VIEW_BY_NAME, match_text, rows_with_stage, view_rows
 from .review import Review
 from .store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
@@ -101,9 +104,59 @@ def draw(population_ids: Sequence[str], n: int, seed: int) -> list[str]:
     the same way, when `n` is larger than it."""
     if n < 0:
         raise SampleError(f"the sample size must be 0 or more, got {n}")
-    return random.Random(seed).sample(list(population_ids), min(n, len(population_ids)))
+    return random.Random(seed).sample(population_ids, min(n, len(population_ids)))
+
+
+def draw_ids(store: RunStore, rows: Sequence[int], n: int, seed: int) -> list[str]:
+    """`draw(population_ids(store, rows), n, seed)` without building every id first.
+
+    `random.sample` chooses positions from the population's length and the generator
+    alone, so drawing rows and naming the drawn rows gives the very same ids.
+    """
+    return population_ids(store, draw(rows, n, seed))  # type: ignore[arg-type]
 
 
 def default_name(view: str, size: int) -> str:
     """A spot-check's name when none is given: `lucky-50`."""
     return f"{view}-{size}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A drawn sample: what it was drawn from, with what seed, and the run ids in draw order."""
+
+    view: str
+    filter: str
+    seed: int
+    population: int
+    ids: tuple[str, ...]
+
+    def recorded_as(self, spot_check: Any) -> bool:
+        """Whether a journaled spot-check (journal.SpotCheck) holds this very sample."""
+        recorded = (spot_check.view, spot_check.filter, spot_check.seed, spot_check.population)
+        return (
+            recorded == (self.view, self.filter, self.seed, self.population)
+            and tuple(spot_check.ids) == self.ids
+        )
+
+
+def draw_sample(
+    store: RunStore,
+    review: Review,
+    view: str,
+    n: int | str,
+    seed: int,
+    query: str = "",
+    margin: float = 0.05,
+) -> Sample:
+    """Draw from the population of `view` narrowed by `query` (see `population`):
+    `n` runs, or with n == "auto" the size `estimate.auto_size(population, margin)`.
+    Raises SampleError for an unknown view or size."""
+    rows = population(store, review, view, query)
+    if n == "auto":
+        size = auto_size(len(rows), margin)
+    elif isinstance(n, int) and not isinstance(n, bool):
+        size = n
+    else:
+        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+    return Sample(view, query, seed, len(rows), tuple(draw_ids(store, rows, size, seed)))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .loading import Record, Run
+from .metrics import MetricMeans, id_metrics, metric_means
 from .rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
 from .stages import RULE_STAGE_NAMES
 from .text import visible
@@ -30,6 +32,7 @@ class Stats:
     missed: Counter[str] = field(default_factory=Counter)
     reviewed: int | None = None  # with a review applied: runs labelled by a reviewer
     conflicts: int | None = None  # with a review applied: runs whose reviewers disagree
+    metrics: MetricMeans | None = None  # recall and precision means (core.metrics), when computed
 
     def add(self, stage: str, label: object, missing: Iterable[str] = ()) -> None:
         self.runs += 1
@@ -61,6 +64,7 @@ class Stats:
             "invalid_lines": self.invalid,
             "most_missed": [{"id": doc, "runs": n} for doc, n in self.top_missed()],
             **({} if self.reviewed is None else {"reviewed": self.reviewed, "conflicts": self.conflicts}),
+            **({"metrics": self.metrics.to_json()} if self.metrics is not None else {}),
         }
 
     def summary(self) -> str:
@@ -74,6 +78,7 @@ class Stats:
 def record_stats(records: Iterable[Record]) -> Stats:
     """Stats of a stream of loaded records (the file's own labels)."""
     stats = Stats()
+    recall, precision = array("d"), array("d")
     for record in records:
         if type(record) is Run:
             diagnosis = record.diagnosis
@@ -82,8 +87,12 @@ def record_stats(records: Iterable[Record]) -> Stats:
                 record.label,
                 diagnosis.get("missing", ()),
             )
+            run_recall, run_precision = id_metrics(record.required, record.context)
+            recall.append(run_recall)
+            precision.append(run_precision)
         else:
             stats.invalid += 1
+    stats.metrics = metric_means(recall, precision)
     return stats
 
 
@@ -103,6 +112,7 @@ def review_stats(review: Review) -> Stats:
     stats.invalid = len(store.errors)
     stats.lucky = review.lucky
     stats.missed = store.missed_documents()
+    stats.metrics = metric_means(store.recall, store.precision)
     return stats
 
 
@@ -124,6 +134,8 @@ def format_table(stats: Stats, name: str) -> str:
     if stats.reviewed is not None:
         out.append(f"  reviewed (a reviewer's label):                      {stats.reviewed}")
         out.append(f"  in conflict (reviewers disagree; file label kept): {stats.conflicts}")
+    if stats.metrics is not None:
+        out.extend(format_metrics(stats.metrics))
     top = stats.top_missed()
     out.append("")
     if top:
@@ -135,3 +147,18 @@ def format_table(stats: Stats, name: str) -> str:
     else:
         out.append("  no document is missing from any run's context")
     return "\n".join(out)
+
+
+def _mean_text(mean: float | None, runs: int) -> str:
+    return f"{mean:.3f} over {runs} runs" if mean is not None else "none (undefined on every run)"
+
+
+def format_metrics(means: MetricMeans) -> list[str]:
+    """The recall and precision means as lines of the stats table."""
+    return [
+        "",
+        "  ID-based context recall, mean (RAGAS):             "
+        + _mean_text(means.recall_mean, means.recall_runs),
+        "  ID-based context precision, mean (RAGAS):          "
+        + _mean_text(means.precision_mean, means.precision_runs),
+    ]

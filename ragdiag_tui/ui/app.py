@@ -9,8 +9,10 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from ..core.docs import DocsSource
 from ..core.mapping import FieldMap
 from ..core.review import ReviewOptions
+from ..core.tags import DEFAULT_TAGS, Tag
 from .screens.review import ReviewScreen
 from .typeahead import Typeahead
 
@@ -20,6 +22,8 @@ class RagdiagApp(App[int]):
 
     CSS_PATH = "ragdiag.tcss"
     TITLE = "ragdiag"
+    reason_tags: tuple[Tag, ...] = DEFAULT_TAGS  # the tag set in force (--tags)
+    docs: DocsSource | None = None  # the documents' text (--docs), opened on demand
 
     def __init__(self, options: ReviewOptions, export_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
@@ -93,6 +97,8 @@ def create_app(
     blind: bool = False,
     adjudicate: bool = False,
     export_dir: str | os.PathLike[str] | None = None,
+    tags: tuple[Tag, ...] | None = None,
+    docs: DocsSource | None = None,
 ) -> RagdiagApp:
     """The review app on the run file at `path`. The CLI and the tests both build it here.
 
@@ -101,10 +107,14 @@ def create_app(
     `journal` the review log (see `core.journal.open_log`); `blind` hides the file's
     and other reviewers' labels until this reviewer labelled a run; `adjudicate`
     makes this reviewer's labels on runs in conflict the adjudication; `export_dir`,
-    when given, is the only folder exports may write into.
+    when given, is the only folder exports may write into; `tags` the reason tags in
+    force (default: core.tags.DEFAULT_TAGS); `docs` where the documents' text is.
     """
     options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate)
     app = RagdiagApp(options, export_dir)
+    if tags is not None:
+        app.reason_tags = tags
+    app.docs = docs
     if theme is not None:
         app.theme = theme
     return app

@@ -18,6 +18,8 @@ from ragdiag_tui.core.sampling import (
     SampleError,
     default_name,
     draw,
+    draw_ids,
+    draw_sample,
     population,
     population_ids,
 )
@@ -156,3 +158,21 @@ def test_the_draw_is_the_same_in_another_interpreter() -> None:
 
 def test_default_name() -> None:
     assert default_name("lucky", 50) == "lucky-50"
+
+
+def test_drawing_rows_names_the_same_ids_as_drawing_ids(store: RunStore, review: Review) -> None:
+    # random.sample picks positions from the length and the generator alone.
+    rows = population(store, review, "all")
+    for n, seed in ((3, 1), (10, 2), (50, 3), (0, 4)):
+        assert draw_ids(store, rows, n, seed) == draw(population_ids(store, rows), n, seed)
+
+
+def test_draw_sample(store: RunStore, review: Review) -> None:
+    sample = draw_sample(store, review, "lucky", 5, 11, "")
+    assert (sample.view, sample.filter, sample.seed, sample.population) == ("lucky", "", 11, 2)
+    assert sample.ids == tuple(random.Random(11).sample(["r-lucky", "gap-2"], 2))
+    assert draw_sample(store, review, "all", "auto", 1).ids == tuple(
+        random.Random(1).sample(population_ids(store, list(range(10))), 10)
+    )
+    with pytest.raises(SampleError):
+        draw_sample(store, review, "all", "ten", 1)

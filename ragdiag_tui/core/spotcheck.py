@@ -1,0 +1,151 @@
+"""The conclusion of a spot-check: what the reviewed sample says about its population.
+
+For each spot-check in the journal: the population it was drawn from, the sample
+size, how many sampled runs are reviewed, held (the label in force agrees with the
+file's) and overturned (it differs), and each reason tag's count among the
+reviewed runs. The overturned rate and each tag's rate are estimates for the whole
+population, with a 95% Wilson score interval corrected for the finite population
+(core.estimate). A run is tagged when any reviewer's tags on it include the tag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .estimate import Interval, interval_json, wilson
+from .journal import SpotCheck
+from .review import Review
+from .sampling import NOUNS
+from .tags import DEFAULT_TAGS, Tag
+from .text import visible
+
+
+@dataclass(frozen=True, slots=True)
+class TagCount:
+    """How many reviewed runs of a sample carry one tag, and the rate it estimates."""
+
+    key: str
+    count: int
+    rate: Interval | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "rate": interval_json(self.rate)}
+
+
+@dataclass(frozen=True, slots=True)
+class SpotCheckReport:
+    """One spot-check's figures; `overturned_rate` None while nothing is reviewed."""
+
+    name: str
+    view: str
+    filter: str
+    seed: int
+    population: int
+    size: int
+    reviewed: int
+    held: int
+    overturned: int
+    overturned_rate: Interval | None
+    tags: tuple[TagCount, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The object of `stats --json`'s "spot_checks" list."""
+        return {
+            "name": self.name,
+            "view": self.view,
+            "filter": self.filter,
+            "seed": self.seed,
+            "population": self.population,
+            "size": self.size,
+            "reviewed": self.reviewed,
+            "held": self.held,
+            "overturned": self.overturned,
+            "overturned_rate": interval_json(self.overturned_rate),
+            "tags": {tag.key: tag.to_json() for tag in self.tags},
+        }
+
+    def noun(self) -> str:
+        """The runs the sample speaks for: `lucky answers`, `runs matching 'gpt'`."""
+        noun = NOUNS.get(self.view, f"runs of the view '{self.view}'")
+        return f"{noun} matching '{self.filter}'" if self.filter else noun
+
+    def sentence(self) -> str:
+        """The conclusion in one sentence a lead can paste into a report (terminal-safe)."""
+        name = visible(self.name)
+        noun = visible(self.noun())
+        if self.overturned_rate is None:
+            return f"{name}: none of the {self.size} sampled {noun} reviewed yet ({self.population} in all)"
+        rate = self.overturned_rate
+        told = (
+            f"{name}: the file's label was overturned on an estimated {rate.estimate_percent()} of {noun} "
+            f"({rate.ci_percent()}), {self.reviewed} of {self.population} reviewed"
+        )
+        if self.reviewed < self.size:
+            told += f" ({self.size - self.reviewed} of the {self.size} sampled still to review)"
+        return told
+
+    def tag_lines(self, tags: tuple[Tag, ...] = DEFAULT_TAGS) -> list[str]:
+        """A line per tag: its name, count and estimated rate (terminal-safe)."""
+        names = {tag.key: tag.name for tag in tags}
+        lines = []
+        for tag in self.tags:
+            label = visible(names.get(tag.key, tag.key))
+            line = f"{label} ({visible(tag.key)}): {tag.count} of {self.reviewed}"
+            if tag.rate is not None:
+                line += f", an estimated {tag.rate.percent()}"
+            lines.append(line)
+        return lines
+
+
+def spot_check_report(
+    review: Review, spot_check: SpotCheck, tags: tuple[Tag, ...] = DEFAULT_TAGS
+) -> SpotCheckReport:
+    """The figures of one spot-check over the review as it stands.
+
+    Tags counted: every tag of the set in force (zero counts included), then any other
+    tag found on a reviewed run of the sample, in key order.
+    """
+    reviewed, held, overturned = review.spot_check_progress(spot_check.name)
+    row_of = review.store.row_of
+    counts = {tag.key: 0 for tag in tags}
+    others: dict[str, int] = {}
+    for run_id in spot_check.ids:
+        row = row_of.get(run_id)
+        if row is None or not review.is_reviewed(row):
+            continue
+        for key in review.tags(row):
+            if key in counts:
+                counts[key] += 1
+            else:
+                others[key] = others.get(key, 0) + 1
+    counts.update(sorted(others.items()))
+    population = max(spot_check.population, reviewed)  # a file grown since the draw
+    return SpotCheckReport(
+        name=spot_check.name,
+        view=spot_check.view,
+        filter=spot_check.filter,
+        seed=spot_check.seed,
+        population=spot_check.population,
+        size=spot_check.size,
+        reviewed=reviewed,
+        held=held,
+        overturned=overturned,
+        overturned_rate=wilson(overturned, reviewed, population),
+        tags=tuple(TagCount(key, n, wilson(n, reviewed, population)) for key, n in counts.items()),
+    )
+
+
+def spot_check_reports(review: Review, tags: tuple[Tag, ...] = DEFAULT_TAGS) -> list[SpotCheckReport]:
+    """Every spot-check of the review, in the order they were first drawn."""
+    return [spot_check_report(review, spot_check, tags) for spot_check in review.spot_checks.values()]
+
+
+def format_spot_checks(reports: list[SpotCheckReport], tags: tuple[Tag, ...] = DEFAULT_TAGS) -> str:
+    """The spot-checks block of the `stats` text: a sentence each, then a line per tag."""
+    out = ["  spot-checks"]
+    for report in reports:
+        out.append(f"  {report.sentence()}")
+        if report.reviewed:
+            out.extend(f"    {line}" for line in report.tag_lines(tags))
+    return "\n".join(out)

@@ -1,0 +1,459 @@
+"""The spot-check commands: `sample`, `stats` spot-checks and metrics, `diagnose --metrics`."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragdiag_tui.cli import main
+
+WriteRuns = Callable[..., Path]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+METRIC_RUNS: list[Any] = [
+    {"id": "half", "required": ["a", "b"], "context": ["a", "c", "d", "e"], "correct": True},
+    {"id": "unres", "required": [], "context": ["a"], "correct": True},
+    {"id": "none-given", "required": ["a"], "context": [], "correct": False},
+    '{"id": "broken", "required": 5}',
+    {"id": "nolabel", "required": ["a", "a"], "context": ["a"]},
+]
+
+
+# -- diagnose --metrics ------------------------------------------------------------------
+
+
+def test_diagnose_metrics_adds_recall_and_precision_null_when_undefined(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = write_runs(METRIC_RUNS)
+    code, out, _ = run_cli(capsys, "diagnose", path, "--metrics")
+    assert code == 1  # the broken line, as without the flag
+    lines = json_lines(out)
+    assert lines[0] == {
+        "id": "half",
+        "stage": "retrieval",
+        "missing": ["b"],
+        "recall": 0.5,
+        "precision": 0.25,
+    }
+    assert lines[1] == {"id": "unres", "stage": "unresolved", "recall": None, "precision": 0.0}
+    assert lines[2] == {
+        "id": "none-given",
+        "stage": "retrieval",
+        "missing": ["a"],
+        "recall": 0.0,
+        "precision": None,
+    }
+    assert "recall" not in lines[3] and lines[3]["error"] == "invalid-run"
+    assert lines[4] == {"id": "nolabel", "error": "answer-label", "recall": 1.0, "precision": 1.0}
+    assert list(lines[0]) == ["id", "stage", "missing", "recall", "precision"]
+
+
+def test_diagnose_without_metrics_is_unchanged(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = write_runs(METRIC_RUNS)
+    _, out, _ = run_cli(capsys, "diagnose", path)
+    assert out.splitlines()[0] == '{"id":"half","stage":"retrieval","missing":["b"]}'
+    assert all("recall" not in line for line in json_lines(out))
+
+
+def test_diagnose_help_names_the_metrics_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["diagnose", "--help"])
+    assert "--metrics" in capsys.readouterr().out
+
+
+# -- sample ------------------------------------------------------------------------------
+
+
+def lucky_file(write_runs: WriteRuns, lucky: int = 30, other: int = 20) -> Path:
+    runs: list[Any] = [
+        {"id": f"lucky-{i}", "required": ["a", "b"], "context": ["a"], "correct": True} for i in range(lucky)
+    ]
+    runs += [{"id": f"pass-{i}", "required": ["a"], "context": ["a"], "correct": True} for i in range(other)]
+    return write_runs(runs)
+
+
+def journal_label(path: Path, run_id: str, label: bool, tags: list[str] | None = None) -> None:
+    """Append a reviewer's label line, as the app journals it."""
+    record = {
+        "v": 1,
+        "run": run_id,
+        "label": label,
+        "note": "",
+        "tags": tags or [],
+        "reviewer": "al",
+        "at": "2026-11-30T00:00:00.000000Z",
+    }
+    with open(f"{path}.review.jsonl", "a", encoding="utf-8") as journal:
+        journal.write(json.dumps(record) + "\n")
+
+
+def journal_records(path: Path) -> list[dict[str, Any]]:
+    journal = Path(f"{path}.review.jsonl")
+    return json_lines(journal.read_text(encoding="utf-8")) if journal.exists() else []
+
+
+def test_sample_prints_the_drawn_ids_and_journals_the_spot_check(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs)
+    code, out, err = run_cli(
+        capsys, "sample", path, "--view", "lucky", "-n", "5", "--seed", "42", "--reviewer", "bo"
+    )
+    assert code == 0
+    population = [f"lucky-{i}" for i in range(30)]
+    assert out.splitlines() == random.Random(42).sample(population, 5)
+    assert "lucky-5: 5 of 30 runs in the lucky view, seed 42" in err
+    (record,) = journal_records(path)
+    assert {key: record[key] for key in ("kind", "name", "view", "filter", "seed", "population", "size")} == {
+        "kind": "spot-check",
+        "name": "lucky-5",
+        "view": "lucky",
+        "filter": "",
+        "seed": 42,
+        "population": 30,
+        "size": 5,
+    }
+    assert record["ids"] == out.splitlines() and record["reviewer"] == "bo" and record["at"].endswith("Z")
+
+
+def test_sample_json_shape(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    path = lucky_file(write_runs)
+    code, out, _ = run_cli(
+        capsys,
+        "sample",
+        path,
+        "--view",
+        "all",
+        "--filter",
+        "PASS",
+        "-n",
+        "3",
+        "--seed",
+        "1",
+        "--name",
+        "passes",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert list(data) == ["name", "view", "seed", "population", "ids"]
+    assert data == {
+        "name": "passes",
+        "view": "all",
+        "seed": 1,
+        "population": 20,
+        "ids": random.Random(1).sample([f"pass-{i}" for i in range(20)], 3),
+    }
+
+
+def test_the_same_inputs_give_the_same_ids_and_record_nothing_new(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs)
+    argv = ("sample", path, "--view", "lucky", "-n", "7", "--seed", "3")
+    _, first, _ = run_cli(capsys, *argv)
+    code, again, err = run_cli(capsys, *argv)
+    assert (code, again) == (0, first)
+    assert "already recorded" in err
+    assert len(journal_records(path)) == 1
+
+
+def test_a_used_name_needs_replace(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    path = lucky_file(write_runs)
+    run_cli(capsys, "sample", path, "--view", "lucky", "-n", "7", "--seed", "3")
+    code, out, err = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "7", "--seed", "4")
+    assert (code, out) == (2, "")
+    assert "a spot-check named 'lucky-7' already exists" in err and "--replace" in err
+    code, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "7", "--seed", "4", "--replace")
+    assert code == 0 and [record["seed"] for record in journal_records(path)] == [3, 4]
+
+
+def test_more_than_the_population_takes_it_all(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs, lucky=4)
+    code, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "50", "--seed", "9", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["name"] == "lucky-4" and sorted(data["ids"]) == [f"lucky-{i}" for i in range(4)]
+
+
+def test_auto_size_with_a_margin(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    path = lucky_file(write_runs, lucky=373, other=0)
+    _, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "auto", "--seed", "1", "--json")
+    assert len(json.loads(out)["ids"]) == 190
+    _, out, _ = run_cli(
+        capsys, "sample", path, "--view", "lucky", "-n", "auto", "--margin", "0.1", "--seed", "1", "--json"
+    )
+    assert len(json.loads(out)["ids"]) == 77
+
+
+def test_lucky_means_lucky_in_the_file(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    path = lucky_file(write_runs, lucky=10)
+    for i in range(6):  # six lucky answers overturned
+        journal_label(path, f"lucky-{i}", False)
+    _, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "3", "--seed", "5", "--json")
+    assert json.loads(out)["population"] == 10
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--view", "luck", "-n", "5", "--seed", "1"), "invalid choice"),
+        (("--view", "lucky", "-n", "0", "--seed", "1"), "give a whole number"),
+        (("--view", "lucky", "-n", "five", "--seed", "1"), "give a whole number"),
+        (("--view", "lucky", "-n", "5", "--seed", "x"), "invalid int"),
+        (("--view", "lucky", "-n", "5"), "required: --seed"),
+        (("--view", "lucky", "-n", "auto", "--margin", "2", "--seed", "1"), "between 0 and 1"),
+    ],
+)
+def test_bad_sample_arguments_exit_2(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns, argv: tuple[str, ...], message: str
+) -> None:
+    path = lucky_file(write_runs)
+    with pytest.raises(SystemExit) as exited:
+        main(["sample", str(path), *argv])
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
+    assert journal_records(path) == []
+
+
+def test_a_margin_with_a_fixed_size_is_refused(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs)
+    code, _, err = run_cli(
+        capsys, "sample", path, "--view", "lucky", "-n", "5", "--margin", "0.1", "--seed", "1"
+    )
+    assert code == 2 and "--margin goes with -n auto" in err
+
+
+def test_an_empty_population_draws_nothing(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    path = lucky_file(write_runs)
+    code, out, err = run_cli(capsys, "sample", path, "--view", "generation", "-n", "5", "--seed", "1")
+    assert (code, out) == (2, "")
+    assert "no runs in the generation view: nothing to sample" in err
+    assert journal_records(path) == []
+
+
+def test_invalid_lines_still_draw_and_exit_1(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = write_runs([{"id": "a", "required": ["x"], "context": [], "correct": True}, "not json"])
+    code, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "5", "--seed", "1")
+    assert (code, out) == (1, "a\n")
+
+
+def test_a_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run_cli(
+        capsys, "sample", tmp_path / "nope.jsonl", "--view", "lucky", "-n", "5", "--seed", "1"
+    )
+    assert (code, out) == (2, "") and "nope.jsonl" in err
+
+
+# -- stats: spot-checks and metrics --------------------------------------------------------
+
+
+def test_stats_json_reports_each_spot_check(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs)
+    _, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "4", "--seed", "2", "--json")
+    ids = json.loads(out)["ids"]
+    labels = [(ids[0], False, ["answer-wrong"]), (ids[1], True, []), (ids[2], False, ["supported-elsewhere"])]
+    for run_id, label, tags in labels:
+        journal_label(path, run_id, label, tags)
+    code, out, _ = run_cli(capsys, "stats", path, "--json")
+    assert code == 0
+    (report,) = json.loads(out)["spot_checks"]
+    assert {
+        key: report[key]
+        for key in ("name", "view", "seed", "population", "size", "reviewed", "held", "overturned")
+    } == {
+        "name": "lucky-4",
+        "view": "lucky",
+        "seed": 2,
+        "population": 30,
+        "size": 4,
+        "reviewed": 3,
+        "held": 1,
+        "overturned": 2,
+    }
+    assert report["overturned_rate"]["estimate"] == pytest.approx(2 / 3)
+    assert report["tags"]["answer-wrong"]["count"] == 1
+    assert set(report["tags"]["answer-wrong"]["rate"]) == {"estimate", "low", "high"}
+    code, text, _ = run_cli(capsys, "stats", path)
+    assert "lucky-4: the file's label was overturned on an estimated 67% of lucky answers (95% CI" in text
+    assert "3 of 30 reviewed (1 of the 4 sampled still to review)" in text
+    assert "Answer is actually wrong (answer-wrong): 1 of 3" in text
+
+
+def test_stats_without_spot_checks_has_an_empty_list(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    _, out, _ = run_cli(capsys, "stats", lucky_file(write_runs), "--json")
+    assert json.loads(out)["spot_checks"] == []
+
+
+def test_stats_metrics_means(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    path = write_runs(METRIC_RUNS)
+    _, out, _ = run_cli(capsys, "stats", path, "--json")
+    metrics = json.loads(out)["metrics"]
+    # recall: 0.5, 0.0, 1.0 (unres undefined); precision: 0.25, 0.0, 1.0 (none-given undefined)
+    assert metrics["recall_mean"] == pytest.approx(0.5)
+    assert metrics["precision_mean"] == pytest.approx(1.25 / 3)
+    assert (metrics["recall_runs"], metrics["precision_runs"]) == (3, 3)
+    _, text, _ = run_cli(capsys, "stats", path)
+    assert "ID-based context recall, mean (RAGAS):             0.500 over 3 runs" in text
+
+
+def test_stats_metrics_undefined_everywhere_are_null(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    _, out, _ = run_cli(capsys, "stats", write_runs([{"id": "u", "required": [], "correct": True}]), "--json")
+    assert json.loads(out)["metrics"]["recall_mean"] is None
+
+
+def test_stats_with_a_bad_tag_file_names_it(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns, tmp_path: Path
+) -> None:
+    tags = tmp_path / "team.toml"
+    tags.write_text('[[tag]]\nkey = "a"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "stats", lucky_file(write_runs), "--tags", tags)
+    assert (code, out) == (2, "")
+    assert "team.toml, tag 1 ('a'): name must be a non-empty string" in err
+
+
+# -- review: --tags and --docs ---------------------------------------------------------------
+
+
+class FakeApp:
+    return_code = 0
+
+    def run(self) -> None:
+        pass
+
+
+def test_review_passes_the_tag_set_and_the_docs_to_the_app(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ragdiag_tui.ui.app
+
+    built: dict[str, Any] = {}
+
+    def create_app(path: str, **options: Any) -> FakeApp:
+        built.update(options)
+        return FakeApp()
+
+    monkeypatch.setattr(ragdiag_tui.ui.app, "create_app", create_app)
+    tags = tmp_path / "team.toml"
+    tags.write_text('[[tag]]\nkey = "stale"\nname = "Out of date"\n', encoding="utf-8")
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"doc_id": "a", "body": "text"}\n', encoding="utf-8")
+    path = lucky_file(write_runs)
+    code, _, _ = run_cli(capsys, "--tags", tags, "--docs", docs, "--docs-map", "id=doc_id",
+                         "--docs-map", "text=body", path)  # fmt: skip
+    assert code == 0
+    assert [tag.key for tag in built["tags"]] == ["stale"]
+    assert built["docs"].open().text("a") == "text"
+    run_cli(capsys, "review", path)
+    assert [tag.key for tag in built["tags"]][:1] == ["supported-elsewhere"] and built["docs"] is None
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (("--tags", "{tmp}/none.toml"), "none.toml: cannot read the tag file"),
+        (("--docs", "{tmp}/none.jsonl"), "none.jsonl: cannot read the documents"),
+        (("--docs-map", "id=doc_id"), "--docs-map needs --docs FILE"),
+    ],
+)
+def test_review_refuses_unusable_tags_or_docs_before_the_app(
+    capsys: pytest.CaptureFixture[str],
+    write_runs: WriteRuns,
+    tmp_path: Path,
+    options: tuple[str, str],
+    message: str,
+) -> None:
+    path = lucky_file(write_runs)
+    code, _, err = run_cli(capsys, "review", path, *(option.format(tmp=tmp_path) for option in options))
+    assert code == 2 and message in err
+
+
+def test_a_bad_docs_map_is_a_usage_error(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["review", str(lucky_file(write_runs)), "--docs", "x", "--docs-map", "title=t"])
+    assert exited.value.code == 2 and "a document field is one of id, text" in capsys.readouterr().err
+
+
+def test_serve_hands_tags_and_docs_to_each_pages_review_command(
+    capsys: pytest.CaptureFixture[str],
+    write_runs: WriteRuns,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import shlex
+
+    import ragdiag_tui.serve
+    from ragdiag_tui.cli import parse_args
+
+    commands: list[str] = []
+
+    def serve(path: str, **options: Any) -> int:
+        commands.append(
+            ragdiag_tui.serve.review_command(
+                path, options["reviewer"], options["field_map"], options["options"]
+            )
+        )
+        return 0
+
+    monkeypatch.setattr(ragdiag_tui.serve, "serve", serve)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "team tags.toml").write_text('[[tag]]\nkey = "a"\nname = "A"\n', encoding="utf-8")
+    (tmp_path / "docs.jsonl").write_text('{"id": "a", "text": "t"}\n', encoding="utf-8")
+    path = lucky_file(write_runs)
+    code, _, _ = run_cli(
+        capsys,
+        "serve",
+        path,
+        "--tags",
+        "team tags.toml",
+        "--docs",
+        "docs.jsonl",
+        "--docs-map",
+        "text=the text",
+    )
+    assert code == 0
+    args = parse_args(shlex.split(commands[0])[4:])
+    assert args.tags == str(tmp_path / "team tags.toml")
+    assert args.docs == str(tmp_path / "docs.jsonl")
+    assert args.docs_map == ["text=the text"]
+    code, _, err = run_cli(capsys, "serve", path, "--tags", "missing.toml")
+    assert code == 2 and "missing.toml: cannot read the tag file" in err and len(commands) == 1
+
+
+def test_a_journal_that_cannot_be_written_records_nothing_and_exits_2(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs)
+    Path(f"{path}.review.jsonl").mkdir()  # the journal's place is taken by a folder
+    code, out, err = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "3", "--seed", "1")
+    assert (code, out) == (2, "")
+    assert "the spot-check was not recorded" in err
