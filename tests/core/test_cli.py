@@ -226,6 +226,10 @@ def test_stats_json_counts_stages_lucky_invalid_and_top_ten_missed(
         "label_errors": 1,
         "invalid_lines": 2,
         "most_missed": [{"id": f"doc-{doc:02}", "runs": 12 - doc} for doc in range(10)],
+        # recall: 0 on the 78 retrieval runs, 1 on g, p and l, undefined on u;
+        # precision: undefined where nothing was supplied, 1 on g, p and l
+        "metrics": {"recall_mean": 3 / 81, "precision_mean": 1.0, "recall_runs": 81, "precision_runs": 3},
+        "spot_checks": [],
     }
 
 
