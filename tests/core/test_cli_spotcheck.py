@@ -419,7 +419,7 @@ def test_serve_hands_tags_and_docs_to_each_pages_review_command(
     def serve(path: str, **options: Any) -> int:
         commands.append(
             ragdiag_tui.serve.review_command(
-                path, options["reviewer"], options["field_map"], options["options"]
+                path, options["reviewer"], options["field_map"], options=options["options"]
             )
         )
         return 0
