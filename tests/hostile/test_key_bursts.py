@@ -74,6 +74,15 @@ def test_a_burst_from_the_lucky_view_filters_within_it(terminal: Terminal, tmp_p
     assert journal_lines(tmp_path / "runs.jsonl") == []
 
 
+def test_a_view_key_then_slash_in_one_burst_filters_that_view(terminal: Terminal, tmp_path: Path) -> None:
+    # `L` moves focus back to the table; `/` must still win for the keys after it
+    terminal.press(b"L/llama")  # `l`, `a`: view keys; `m`: nothing
+    terminal.wait_for(lambda: b"1 of 6 shown" in terminal.screen)
+    tail = terminal.screen[terminal.screen.rfind(b"1 of 6 shown") - 400 :]
+    assert b"Lucky" in tail or b"lucky" in tail
+    assert journal_lines(tmp_path / "runs.jsonl") == []
+
+
 def test_a_burst_after_c_goes_into_the_note(terminal: Terminal, tmp_path: Path) -> None:
     path = tmp_path / "runs.jsonl"
     terminal.press(b"cnyc y n" + CTRL_S)  # open the note, type, save: all in one write

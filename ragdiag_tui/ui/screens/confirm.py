@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..typeahead import focus_now
+
 
 class ConfirmDialog(ModalScreen[bool]):
     """Asks before something that cannot be taken back."""
@@ -31,7 +33,7 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.no, variant="primary", id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
+        focus_now(self.query_one("#no", Button))
 
     @on(Button.Pressed, "#yes")
     def action_yes(self) -> None:

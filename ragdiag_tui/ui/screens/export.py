@@ -24,6 +24,7 @@ from ...core.paths import is_within
 from ...core.review import Review
 from ...core.store import RunStore
 from ...core.text import visible
+from ..typeahead import focus_now
 from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"))
@@ -84,7 +85,7 @@ class ExportDialog(ModalScreen[str | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#export-path", Input).focus()
+        focus_now(self.query_one("#export-path", Input))
 
     @on(RadioSet.Changed, "#export-format")
     def _format_changed(self, event: RadioSet.Changed) -> None:

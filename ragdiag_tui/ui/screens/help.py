@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..typeahead import focus_now
 from ..widgets.stages import LUCKY_MARK
 
 KEY_WIDTH = 11
@@ -77,7 +78,7 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         keys = self.query_one("#help-keys", VerticalScroll)
-        keys.focus()
+        focus_now(keys)
         self.watch(keys, "scroll_y", self._show_hint, init=False)
         self.call_after_refresh(self._show_hint)
 

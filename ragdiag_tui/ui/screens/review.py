@@ -88,7 +88,7 @@ class ReviewScreen(Screen[None]):
         return self.query_one(RunDetail)
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
         self._show_summary()
         self._show_filter_state()
         self._load()
@@ -263,7 +263,7 @@ class ReviewScreen(Screen[None]):
 
     @on(FilterBar.Finished)
     def _filter_done(self, event: FilterBar.Finished) -> None:
-        self.table.focus()
+        focus_now(self.table)
 
     def action_focus_filter(self) -> None:
         focus_now(self.query_one(FilterBar).query_input)  # the keys typed next are the filter's
@@ -272,21 +272,21 @@ class ReviewScreen(Screen[None]):
         if self.maximized is not None:
             self.minimize()
         else:
-            self.detail.focus()
+            focus_now(self.detail)
             self.maximize(self.detail, container=False)
 
     def watch_maximized(self, maximized: object) -> None:
         if maximized is None and self.is_mounted:
-            self.table.focus()  # back from the full-size detail (enter or escape)
+            focus_now(self.table)  # back from the full-size detail (enter or escape)
 
     def action_clear_filters(self) -> None:
         if self.search or self.missing_doc is not None:
             self.set_filter(self.view, "", None)
-        self.table.focus()
+        focus_now(self.table)
 
     def action_show_view(self, name: str) -> None:
         self.view = name
-        self.table.focus()
+        focus_now(self.table)
 
     # -- labelling (see labelling.py) ------------------------------------------------
 
@@ -341,7 +341,7 @@ class ReviewScreen(Screen[None]):
         def chosen(document: str | None) -> None:
             if document is not None:
                 self.set_filter("all", "", document)
-                self.table.focus()
+                focus_now(self.table)
 
         self.app.push_screen(StatisticsScreen(self.store, self.review), chosen)
 

@@ -23,6 +23,7 @@ from ...core.review import Review
 from ...core.stats import Stats
 from ...core.store import RunStore
 from ...core.text import visible
+from ..typeahead import focus_now
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
 
@@ -101,7 +102,7 @@ class StatisticsScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         if self.documents:
-            self.query_one(OptionList).focus()
+            focus_now(self.query_one(OptionList))
 
     @on(OptionList.OptionSelected, "#missed-documents")
     def _document_chosen(self, event: OptionList.OptionSelected) -> None:
