@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from ...core.journal import ADJUDICATION, Entry, JournalError
 from ...core.review import Review
 from ...core.text import visible
+from ..typeahead import focus_now
 from ..widgets.stages import label_word
 
 
@@ -74,7 +75,7 @@ class StaleEntries(ModalScreen[int | None]):
 
     def on_mount(self) -> None:
         self._fill()
-        self.query_one(OptionList).focus()
+        focus_now(self.query_one(OptionList))
 
     def _fill(self, highlight: int = 0) -> None:
         entries = self.review.stale
