@@ -62,22 +62,22 @@ def reason(diagnosis: Mapping[str, Any], label: bool | None, raw_label: object =
         )
     if stage == RETRIEVAL and label is True:
         return (
-            f"Labelled correct, but a correct label cannot erase the missing "
-            f"{id_list(missing)} from the input trace: a lucky answer, a "
-            "retrieval-evidence gap, not a proven grounded success."
+            f"Labelled correct, but {id_list(missing)} never reached the model: it answered "
+            "without a document it needed. A lucky answer: the retriever failed, so it counts "
+            "as a retrieval gap, not a pass."
         )
     if stage == RETRIEVAL:
         return (
-            f"{id_list(missing)} never reached the supplied context; answer repair alone "
-            "cannot establish retrieval."
+            f"{id_list(missing)} never reached the model, so the retriever failed first: "
+            "fix retrieval before judging the answer itself."
         )
     if stage == GENERATION:
         return (
-            "Every required document reached the context, so the declared context "
-            "requirement is met; the wrong-answer label points downstream, to generation."
+            "Every required document reached the model, yet the answer is labelled incorrect: "
+            "the fault lies in generation."
         )
     if stage == PASS:
-        return "Every required document reached the context and the answer is labelled correct."
+        return "Every required document reached the model and the answer is labelled correct."
     return f"Diagnosis: {visible(json.dumps(dict(diagnosis)))}"
 
 

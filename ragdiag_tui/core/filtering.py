@@ -3,14 +3,25 @@
 Filtering never builds widgets; it produces an index in file order. Each step
 runs over flat columns in C-level loops (`bytearray.find`, `map`, `compress`),
 so a million rows filter in tens of milliseconds.
+
+The filter text may hold terms besides plain text (see `parse_query`):
+`is:VIEW` (any view name: `is:unreviewed` in the lucky view is the spot-check's
+to-do list) and `FIELD:VALUE` over any top-level field of the run's own JSON
+(`model:gpt-4o`, `source:eval-2026-11`; `FIELD:=VALUE` for an exact value).
+A field's values are read once, on its first use, and kept per store.
 """
 
 from __future__ import annotations
 
+import json
 import operator
-from collections.abc import Iterable
+import re
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress, repeat
+
+import msgspec
 
 from .review import Review
 from .stages import S_RETRIEVAL, STAGE_CODE, STAGES
@@ -77,23 +88,31 @@ def row_matches(
     store: RunStore, review: Review, row: int, view: str, query: str = "", missing_doc: str | None = None
 ) -> bool:
     """Whether one row passes a filter: `filter_rows` for a single row."""
-    if view in STAGE_CODE:
-        in_view = store.stage[row] == STAGE_CODE[view]
-    elif view == "lucky":
-        in_view = review.is_lucky(row)
-    elif view == "reviewed":
-        in_view = review.is_reviewed(row)
-    elif view == "unreviewed":
-        in_view = store.is_valid(row) and not review.is_reviewed(row)
-    elif view == "all":
-        in_view = True
-    else:
-        raise ValueError(f"unknown view: {view}")
+    in_view = in_view_test(store, review, view)(row)
     if in_view and missing_doc is not None:
         in_view = missing_doc in store.missing.get(row, ())
     if in_view and query:
-        in_view = query.casefold() in store.search_text[row]
+        parsed = parse_query(store, query)
+        in_view = all(test(row) for test in parsed.tests(store, review))
+        if in_view and parsed.text:
+            in_view = parsed.text.casefold() in store.search_text[row]
     return in_view
+
+
+def in_view_test(store: RunStore, review: Review, view: str) -> Callable[[int], bool]:
+    """Whether a row is in `view`, one row at a time."""
+    if view in STAGE_CODE:
+        code, stage = STAGE_CODE[view], store.stage
+        return lambda row: stage[row] == code
+    if view == "lucky":
+        return review.is_lucky
+    if view == "reviewed":
+        return review.is_reviewed
+    if view == "unreviewed":
+        return lambda row: store.is_valid(row) and not review.is_reviewed(row)
+    if view == "all":
+        return lambda row: True
+    raise ValueError(f"unknown view: {view}")
 
 
 def missing_doc_rows(store: RunStore, rows: Iterable[int], document: str) -> list[int]:
@@ -109,10 +128,10 @@ def filter_rows(
     missing_doc: str | None = None,
     within: list[int] | None = None,
 ) -> list[int]:
-    """The table's index: a view, narrowed by text and by a missing document.
+    """The table's index: a view, narrowed by the filter text and by a missing document.
 
-    `within` may pass the previous result when the query only grew longer,
-    so each keystroke scans fewer rows.
+    `within` may pass the previous result when the query only grew longer
+    (`narrows` says when), so each keystroke scans fewer rows.
     """
     if within is not None:
         rows: list[int] | None = within
@@ -123,6 +142,144 @@ def filter_rows(
     if missing_doc is not None:
         base = range(len(store)) if rows is None else rows
         rows = missing_doc_rows(store, base, missing_doc)
-    if query:
-        return match_text(store, rows, query)
+    parsed = parse_query(store, query) if query else Query("")
+    for test in parsed.tests(store, review):
+        rows = list(filter(test, range(len(store)) if rows is None else rows))
+    if parsed.text:
+        return match_text(store, rows, parsed.text)
     return list(range(len(store))) if rows is None else list(rows)
+
+
+def narrows(old: str, new: str) -> bool:
+    """Whether every row matching `new` also matches `old` (so `new` may search within
+    `old`'s result): plain text that only grew longer. Terms are not worth the risk."""
+    return bool(old) and new.startswith(old) and ":" not in new
+
+
+# -- terms of the filter text -------------------------------------------------------------
+
+_TERM = re.compile(r'(?:(?<=\s)|^)([A-Za-z_][\w.-]*):(=?)("[^"]*"?|\S*)(?=\s|$)')
+KEYWORDS = ("is",)  # term names that are never taken for a run's field
+
+
+@dataclass(frozen=True, slots=True)
+class FieldTerm:
+    field: str
+    value: str  # case-folded
+    exact: bool  # `field:=value`: the whole value, not a part of it
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """The filter text, taken apart: plain text, views (`is:`) and field terms."""
+
+    text: str
+    views: tuple[str, ...] = ()
+    fields: tuple[FieldTerm, ...] = ()
+
+    def tests(self, store: RunStore, review: Review) -> list[Callable[[int], bool]]:
+        """One row test per term, cheapest first."""
+        tests = [in_view_test(store, review, view) for view in self.views]
+        for term in self.fields:
+            values = field_values(store, term.field)
+            if term.exact:
+                tests.append(lambda row, values=values, value=term.value: values[row] == value)
+            elif term.value:
+                tests.append(lambda row, values=values, value=term.value: value in (values[row] or "\0"))
+            else:
+                tests.append(lambda row, values=values: values[row] is not None)
+        return tests
+
+
+def parse_query(store: RunStore, query: str) -> Query:
+    """`query` taken apart. `NAME:VALUE` is a term when NAME is `is` (with a view's name)
+    or a top-level field of some run in the file; anything else stays plain text, so an
+    ID such as `doc:12` is still found by its text. Quotes allow spaces: `source:"a b"`."""
+    views: list[str] = []
+    fields: list[FieldTerm] = []
+
+    def take(match: re.Match[str]) -> str:
+        name, exact, value = match.group(1), match.group(2) == "=", match.group(3)
+        if value.startswith('"'):
+            value = value[1:-1] if len(value) > 1 and value.endswith('"') else value[1:]
+        if name == "is":
+            if value in VIEW_BY_NAME:
+                views.append(value)
+                return ""
+            return match.group(0)
+        if name in KEYWORDS or not has_field(store, name):
+            return match.group(0)
+        fields.append(FieldTerm(name, value.casefold(), exact))
+        return ""
+
+    text = _TERM.sub(take, query) if ":" in query else query
+    if views or fields:
+        text = " ".join(text.split())
+    return Query(text, tuple(views), tuple(fields))
+
+
+# -- the values of one top-level field, read once per store -----------------------------
+
+_FIELDS: weakref.WeakKeyDictionary[RunStore, dict[str, list[str | None]]] = weakref.WeakKeyDictionary()
+_NAMES: weakref.WeakKeyDictionary[RunStore, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+
+def has_field(store: RunStore, name: str) -> bool:
+    """Whether `"name":` occurs in the file's runs (a C-level search of their text, kept)."""
+    known = _NAMES.setdefault(store, {})
+    if name not in known:
+        key = msgspec.json.encode(name)
+        known[name] = re.search(re.escape(key) + rb"\s*:", store.raw_blob) is not None
+    return known[name]
+
+
+def field_values(store: RunStore, name: str) -> list[str | None]:
+    """Each row's value of top-level field `name`, case-folded text (a string as it is,
+    anything else as its JSON), None where the run lacks it. Read once per store: the
+    runs' text is decoded for that field alone, by msgspec."""
+    cached = _FIELDS.setdefault(store, {})
+    values = cached.get(name)
+    if values is None or len(values) != len(store):
+        values = cached[name] = _read_field(store, name)
+    return values
+
+
+def _read_field(store: RunStore, name: str) -> list[str | None]:
+    one_field = msgspec.defstruct(
+        "OneField",
+        [("value", msgspec.Raw | msgspec.UnsetType, msgspec.UNSET)],  # type: ignore[arg-type]
+        rename={"value": name},
+    )
+    decode = msgspec.json.Decoder(one_field).decode
+    text_of = msgspec.json.Decoder(str).decode
+    seen: dict[str, str] = {}  # one string per distinct value: a million runs share a few models
+    values: list[str | None] = []
+    append = values.append
+    for row in range(len(store)):
+        raw = store.raw_text(row)
+        if not raw:
+            append(None)
+            continue
+        try:
+            found = decode(raw).value
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            # NaN or Infinity elsewhere in the run (kept as written): the careful decoder
+            obj = store.raw(row)
+            found = msgspec.UNSET
+            if isinstance(obj, dict) and name in obj:
+                value = obj[name]
+                text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                append(_seen(seen, text))
+                continue
+        if found is msgspec.UNSET:
+            append(None)
+            continue
+        data = bytes(found)
+        text = text_of(data) if data[:1] == b'"' else data.decode("utf-8", "replace")
+        append(_seen(seen, text))
+    return values
+
+
+def _seen(seen: dict[str, str], text: str) -> str:
+    folded = text.casefold()
+    return seen.setdefault(folded, folded)

@@ -191,6 +191,11 @@ class RunStore:
 
     # -- one run at a time --------------------------------------------------
 
+    @property
+    def raw_blob(self) -> bytearray:
+        """Every run's own text end to end, for C-level searches (never to be changed)."""
+        return self._blob
+
     def raw_text(self, row: int) -> bytes:
         return bytes(self._blob[self._offsets[row] : self._offsets[row + 1]])
 

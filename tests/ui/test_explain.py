@@ -7,16 +7,29 @@ from ragdiag_tui.core.explain import ABSENT, describe_label, id_list, invalid_re
 
 def test_lucky_answer_sentence_names_the_missing_document() -> None:
     text = reason({"stage": "retrieval", "missing": ["D2"]}, True)
-    assert text.startswith("Labelled correct, but a correct label cannot erase the missing D2")
+    assert text.startswith("Labelled correct, but D2 never reached the model")
+    assert "lucky answer" in text and "retrieval gap, not a pass" in text
+
+
+def test_reasons_use_no_jargon() -> None:
+    sentences = [
+        reason({"stage": "retrieval", "missing": ["D2"]}, True),
+        reason({"stage": "retrieval", "missing": ["D2"]}, False),
+        reason({"stage": "generation", "missing": []}, False),
+        reason({"stage": "pass", "missing": []}, True),
+    ]
+    for text in sentences:
+        for jargon in ("answer repair", "input trace", "downstream", "declared context requirement"):
+            assert jargon not in text
 
 
 def test_retrieval_with_incorrect_label() -> None:
     text = reason({"stage": "retrieval", "missing": ["D1"]}, False)
-    assert text.startswith("D1 never reached the supplied context; answer repair alone")
+    assert text.startswith("D1 never reached the model, so the retriever failed first")
 
 
 def test_generation_pass_unresolved_and_label_error() -> None:
-    assert "points downstream, to generation" in reason({"stage": "generation", "missing": []}, False)
+    assert "the fault lies in generation" in reason({"stage": "generation", "missing": []}, False)
     assert "labelled correct" in reason({"stage": "pass", "missing": []}, True)
     assert "unprepared" in reason({"stage": "unresolved"}, None)
     text = reason({"error": "answer-label"}, None, "true")

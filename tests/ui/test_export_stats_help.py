@@ -183,7 +183,7 @@ async def test_command_palette_offers_every_action(app: RagdiagApp) -> None:
         for expected in (
             "Correct",
             "Incorrect",
-            "Toggle",
+            "Flip label",
             "File label",
             "Note",
             "Undo",

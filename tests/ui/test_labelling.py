@@ -40,7 +40,7 @@ async def test_n_labels_incorrect(app: RagdiagApp) -> None:
         await pilot.press("n")  # pass-1 was labelled correct in the file
         assert screen.store.stage[PASS] == S_GENERATION
         assert row_line(pilot, PASS).split()[:4] == ["✓", "pass-1", "generation", "incorrect"]
-        assert "wrong-answer label points downstream" in detail_text(pilot.app)
+        assert "yet the answer is labelled incorrect" in detail_text(pilot.app)
 
 
 async def test_space_toggles_none_correct_incorrect_correct(app: RagdiagApp) -> None:

@@ -85,7 +85,7 @@ async def test_detail_of_lucky_answer_says_why_in_the_rules_words(app: RagdiagAp
         text = detail_text(pilot.app)
         assert "RETRIEVAL" in text
         assert "LUCKY ANSWER" in text
-        assert "a correct label cannot erase the missing D2" in text
+        assert "Labelled correct, but D2 never reached the model" in text
         # required and supplied side by side, each marked
         assert "✓ D1  present" in text
         assert "✗ D2  missing" in text

@@ -20,7 +20,13 @@ if TYPE_CHECKING:
 LABEL_BINDINGS: list[BindingType] = [
     Binding("y", "label_correct", "Correct", tooltip="Label the run correct"),
     Binding("n", "label_incorrect", "Incorrect", tooltip="Label the run incorrect"),
-    Binding("space", "toggle_label", "Toggle", show=False, tooltip="none → correct → incorrect → correct"),
+    Binding(
+        "space",
+        "toggle_label",
+        "Flip label",
+        show=False,
+        tooltip="Flip the label in force: correct becomes incorrect, incorrect or none becomes correct",
+    ),
     Binding(
         "backspace", "clear_label", "File label", show=False, tooltip="Remove your label: the file's is back"
     ),

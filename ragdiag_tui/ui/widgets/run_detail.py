@@ -330,7 +330,8 @@ class RunDetail(VerticalScroll, can_focus=True):
             return Content("").join(lines).rstrip()
         mine = review.reviewer_label(row)
         if mine is None:
-            mine_text = Content.assemble(("none  (y correct, n incorrect, space toggle)", _c("muted")))
+            hint = "none  (y correct, n incorrect, space flips the label in force)"
+            mine_text = Content.assemble((hint, _c("muted")))
         else:
             who = review.reviewed_by(row)
             by = f"  by {visible(who[0])}, {when(who[1])}" if who else ""
