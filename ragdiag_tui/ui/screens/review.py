@@ -21,7 +21,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ...core.filtering import VIEW_BY_NAME, filter_rows, row_matches
+from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
 from ...core.review import Review, ReviewOptions
 from ...core.store import STAGE_CODE, RunStore
 from ...core.text import visible
@@ -220,8 +220,7 @@ class ReviewScreen(Screen[None]):
             previous is not None
             and self._sticky is None
             and previous[0::2] == key[0::2]
-            and previous[1]
-            and key[1].startswith(previous[1])
+            and narrows(previous[1], key[1])
             and isinstance(self.rows, list)
         ):
             within = self.rows  # the query only grew longer: search what matched before

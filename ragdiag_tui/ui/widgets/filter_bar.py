@@ -40,7 +40,7 @@ class FilterBar(Horizontal):
         yield Static(id="view-key", markup=False)
         yield Static(id="view-name", markup=False)
         yield Input(
-            placeholder="/ to filter by id, question or document ID",
+            placeholder="/ filter: id, question, document ID; model:gpt-4o; is:unreviewed",
             id="query",
             compact=True,
             select_on_focus=False,
