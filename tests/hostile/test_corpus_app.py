@@ -232,7 +232,7 @@ async def test_app_shows_a_run_with_10000_required_ids(case: Case) -> None:
         assert "LUCKY ANSWER" in shown
         assert "Required (10000)" in shown
         assert "Supplied (5000)" in shown
-        assert "✗ \U0001f600doc-9989  missing" in shown
+        assert "✗ missing  \U0001f600doc-9989" in shown
         assert app.is_running
 
 

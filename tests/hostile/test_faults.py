@@ -442,7 +442,8 @@ async def test_app_on_a_full_disk_shows_the_error_marks_unsaved_and_asks_before_
         errors = [message for message, severity in notes if severity == "error"]
         assert len(errors) == 1
         assert "No space left on device" in errors[0] and "not saved" in errors[0]
-        assert screen_lines(app)[4].split()[:2] == ["!", "r0"]  # the row's mark
+        row_line = next(line for line in screen_lines(app) if " r0 " in line)
+        assert row_line.split()[:2] == ["!", "r0"]  # the row's mark
         assert "NOT SAVED" in detail_text(screen.app)
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmDialog)

@@ -44,9 +44,9 @@ async def test_missing_ids_come_first_then_the_present_ones(tmp_path: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         required = column(screen.detail, "required").plain.splitlines()
-        assert required == ["Required (3)", "✗ A  missing", "✗ C  missing", "✓ B  present"]
+        assert required == ["Required (3)", "✗ missing  A", "✗ missing  C", "✓ present  B"]
         supplied = column(screen.detail, "supplied").plain.splitlines()
-        assert supplied == ["Supplied (2)", "+ X  extra", "✓ B  matching"]
+        assert supplied == ["Supplied (2)", "+ extra     X", "✓ matching  B"]
 
 
 async def test_a_long_id_list_is_cut_with_exact_counts_and_a_muted_remainder(tmp_path: Path) -> None:
@@ -56,8 +56,8 @@ async def test_a_long_id_list_is_cut_with_exact_counts_and_a_muted_remainder(tmp
         content = column(screen.detail, "required")
         lines = content.plain.splitlines()
         assert lines[0] == "Required (1000)"  # the header counts every ID
-        assert lines[1:51] == [f"✗ R{n}  missing" for n in range(50)]  # all the missing ones first
-        assert lines[51] == "✓ R50  present"
+        assert lines[1:51] == [f"✗ missing  R{n}" for n in range(50)]  # all the missing ones first
+        assert lines[51] == "✓ present  R50"
         assert len(lines) == 1 + MAX_IDS + 1
         assert lines[-1] == f"… and {1_000 - MAX_IDS} more (50 missing in all)"
         muted = screen.detail._component("run-detail--muted")
@@ -74,9 +74,9 @@ async def test_more_missing_ids_than_fit_show_the_first_and_the_last(tmp_path: P
         screen = await loaded(pilot)
         lines = column(screen.detail, "required").plain.splitlines()
         head = MAX_IDS - LAST_LACKING
-        assert lines[head] == f"✗ R{head - 1}  missing"
+        assert lines[head] == f"✗ missing  R{head - 1}"
         assert lines[head + 1] == f"⋮ {5_000 - MAX_IDS} more missing"
-        assert lines[-2] == "✗ R4999  missing"  # the last missing one
+        assert lines[-2] == "✗ missing  R4999"  # the last missing one
         assert lines[-1] == f"… and {10_000 - MAX_IDS} more (5000 missing in all)"
         assert "present" not in column(screen.detail, "required").plain
 

@@ -87,9 +87,9 @@ async def test_detail_of_lucky_answer_says_why_in_the_rules_words(app: RagdiagAp
         assert "LUCKY ANSWER" in text
         assert "Labelled correct, but D2 never reached the model" in text
         # required and supplied side by side, each marked
-        assert "✓ D1  present" in text
-        assert "✗ D2  missing" in text
-        assert "✓ D1  matching" in text
+        assert "✓ present  D1" in text
+        assert "✗ missing  D2" in text
+        assert "✓ matching  D1" in text
         assert "How long is parental leave?" in text
         assert "16 weeks at full pay." in text
         assert "m-small" in text  # another field of the run
@@ -99,8 +99,8 @@ async def test_detail_marks_supplied_ids_matching_or_extra(app: RagdiagApp) -> N
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         text = detail_text(pilot.app)  # pass-1: required D1, context D1 and X9
-        assert "✓ D1  matching" in text
-        assert "+ X9  extra" in text
+        assert "✓ matching  D1" in text
+        assert "+ extra     X9" in text
         assert "File label     correct  (true)" in text
         assert "Reviewer label none" in text
 

@@ -48,10 +48,10 @@ async def test_markup_ids_show_literally_in_table_and_detail(app: RagdiagApp) ->
         table(pilot).cursor = MARKUP_SLASH
         await pilot.pause()
         text = detail_text(pilot.app)
-        assert "[/]" in text and "✗ [/]  missing" in text and "✓ a[b]c  present" in text
+        assert "[/]" in text and "✗ missing  [/]" in text and "✓ present  a[b]c" in text
         assert "[bold]not bold[/bold] and [@click=app.quit]click[/]" in text
-        assert "the missing" not in text  # labelled incorrect: the plain retrieval sentence
-        assert "[/] never reached the supplied context" in text
+        assert "Labelled correct, but" not in text  # labelled incorrect: the plain retrieval sentence
+        assert "[/] never reached the model" in text
 
 
 async def test_clicking_markup_text_runs_nothing(app: RagdiagApp) -> None:

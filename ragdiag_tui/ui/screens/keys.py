@@ -33,6 +33,58 @@ LABEL_BINDINGS: list[BindingType] = [
     Binding("c", "edit_note", "Note", tooltip="Add or edit a note on the run"),
     Binding("ctrl+z", "undo", "Undo", tooltip="Undo the last label or note change"),
 ]
+REVIEW_LOOP_BINDINGS: list[BindingType] = [
+    Binding(
+        "right_square_bracket",
+        "next_unreviewed",
+        "Next unreviewed",
+        show=False,
+        key_display="]",
+        tooltip="Jump to the next unreviewed run of the view",
+    ),
+    Binding(
+        "left_square_bracket",
+        "previous_unreviewed",
+        "Previous unreviewed",
+        show=False,
+        key_display="[",
+        tooltip="Jump to the previous unreviewed run of the view",
+    ),
+    Binding(
+        "A",
+        "toggle_auto_advance",
+        "Auto-advance",
+        show=False,
+        tooltip="Toggle moving on to the next unreviewed run after a label (always on in a spot-check)",
+    ),
+]
+DETAIL_BINDINGS: list[BindingType] = [
+    Binding("j", "next_run", "Next run", show=False, tooltip="In the full-size detail: the next run"),
+    Binding(
+        "k", "previous_run", "Previous run", show=False, tooltip="In the full-size detail: the previous run"
+    ),
+]
+SORT_BINDINGS: list[BindingType] = [
+    Binding(
+        "o", "sort_cycle", "Sort", show=False, tooltip="Sort by the column: ascending, descending, file order"
+    ),
+    Binding(
+        "greater_than_sign",
+        "sort_next_column",
+        "Sort next column",
+        show=False,
+        key_display=">",
+        tooltip="Sort by the next column to the right (a click on a title sorts by it too)",
+    ),
+    Binding(
+        "less_than_sign",
+        "sort_previous_column",
+        "Sort previous column",
+        show=False,
+        key_display="<",
+        tooltip="Sort by the previous column to the left",
+    ),
+]
 OTHER_BINDINGS: list[BindingType] = [
     Binding("slash", "focus_filter", "Filter", key_display="/"),
     Binding("question_mark", "help", "Keys", key_display="?"),
@@ -52,7 +104,9 @@ OTHER_BINDINGS: list[BindingType] = [
 VIEW_BINDINGS: list[BindingType] = [
     Binding(view.key, f"show_view('{view.name}')", view.title, show=False) for view in VIEWS
 ]
-SCREEN_BINDINGS: list[BindingType] = LABEL_BINDINGS + OTHER_BINDINGS + VIEW_BINDINGS
+SCREEN_BINDINGS: list[BindingType] = (
+    LABEL_BINDINGS + REVIEW_LOOP_BINDINGS + DETAIL_BINDINGS + SORT_BINDINGS + OTHER_BINDINGS + VIEW_BINDINGS
+)
 
 
 def _bindings(bindings: list[BindingType]) -> Iterator[Binding]:
@@ -65,7 +119,9 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
     """(section, keys, what they do) for every binding the reviewer can use."""
     sections = (
         ("Label", LABEL_BINDINGS),
-        ("Move", RunTable.BINDINGS),
+        ("Review loop", REVIEW_LOOP_BINDINGS),
+        ("Move", RunTable.BINDINGS + DETAIL_BINDINGS),
+        ("Sort", SORT_BINDINGS),
         ("Views", VIEW_BINDINGS),
         ("Filter and more", OTHER_BINDINGS),
     )
@@ -82,7 +138,13 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
 
 def commands(screen: Screen[object]) -> Iterator[tuple[str, str, Callable[[], object]]]:
     """Every action of the screen for the command palette: (title, help, callback)."""
-    for bindings, prefix in ((LABEL_BINDINGS, ""), (VIEW_BINDINGS, "View: "), (OTHER_BINDINGS, "")):
+    for bindings, prefix in (
+        (LABEL_BINDINGS, ""),
+        (REVIEW_LOOP_BINDINGS, ""),
+        (SORT_BINDINGS, ""),
+        (VIEW_BINDINGS, "View: "),
+        (OTHER_BINDINGS, ""),
+    ):
         for binding in _bindings(bindings):
             if binding.action.startswith("app."):
                 continue  # the app offers those itself

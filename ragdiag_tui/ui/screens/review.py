@@ -17,12 +17,14 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
 from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
 from ...core.review import Review, ReviewOptions
+from ...core.sorting import FILE_ORDER
 from ...core.store import STAGE_CODE, RunStore
 from ...core.text import visible
 from ..typeahead import focus_now
@@ -32,6 +34,7 @@ from ..widgets.run_table import RunTable
 from ..widgets.stage_summary import StageSummary
 from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import Labelling
+from .navigation import Navigation, position_of
 from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded, load_runs
 
 FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
@@ -52,6 +55,12 @@ class ReviewScreen(Screen[None]):
     """Text the runs must contain (id, question or any document ID)."""
     missing_doc: var[str | None] = var(None)
     """Only runs missing this document, or None."""
+    sort_column: var[str] = var("id")
+    """The column the runs are sorted by (a `sorting.SORT_COLUMNS` name)."""
+    sort_direction: var[int] = var(FILE_ORDER)
+    """`sorting.ASCENDING`, `DESCENDING` or `FILE_ORDER` (then sort_column is unused)."""
+    auto_advance: var[bool] = var(False)
+    """After a label, move on to the next unreviewed run (always so in a spot-check)."""
 
     def __init__(self, options: ReviewOptions) -> None:
         super().__init__()
@@ -62,6 +71,7 @@ class ReviewScreen(Screen[None]):
         self._sticky: int | None = None
         self._narrowing: tuple[str, str, str | None] | None = None
         self.labelling = Labelling(self)
+        self.navigation = Navigation(self)
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -172,13 +182,31 @@ class ReviewScreen(Screen[None]):
             review.reviewed if review else None,
             loading=loading,
             stale=len(review.stale) if review else 0,
+            lead=self.summary_lead(),
+            flags=["auto-advance"] if self.auto_advance else [],
         )
+
+    def show_summary(self) -> None:
+        self._show_summary()
+
+    def summary_lead(self) -> list[Content]:
+        """What the summary shows first: the spot-check's progress, when one is open."""
+        return []
+
+    def in_spot_check(self) -> bool:
+        """Whether the screen shows the runs of a spot-check (then a label moves on by itself)."""
+        return False
 
     def _show_filter_state(self) -> None:
         view = VIEW_BY_NAME[self.view]
         pending = self.review is None and not self._filter_is_plain()
         self.query_one(FilterBar).show_state(
-            view.key, view.title, self.missing_doc, None if pending else len(self.rows), len(self.store)
+            view.key,
+            view.title,
+            self.missing_doc,
+            None if pending else len(self.rows),
+            len(self.store),
+            order=self.navigation.order_text(),
         )
 
     def _show_detail(self) -> None:
@@ -227,10 +255,19 @@ class ReviewScreen(Screen[None]):
         self._narrowing = key
         self._sticky = None
         old_row = self.table.cursor_row
-        self.rows = filter_rows(self.store, review, self.view, self.search, self.missing_doc, within=within)
-        cursor = 0 if old_row is None else bisect_left(self.rows, old_row)
+        rows = filter_rows(self.store, review, self.view, self.search, self.missing_doc, within=within)
+        self.rows = self.navigation.sorted_rows(rows)
+        in_file_order = self.navigation.in_file_order
+        cursor = 0
+        if old_row is not None:
+            at = position_of(self.rows, old_row, in_file_order)
+            cursor = at if at is not None else bisect_left(self.rows, old_row) if in_file_order else 0
         self.table.show_rows(self.store, review, self.rows, cursor)
         self._show_filter_state()
+
+    def refilter(self) -> None:
+        """Compute the index afresh (the order changed, say)."""
+        self._refilter()
 
     def _matches(self, row: int) -> bool:
         """Whether one row passes the current filter (for a run that changed)."""
@@ -243,8 +280,8 @@ class ReviewScreen(Screen[None]):
         if sticky is None or sticky == row_now or self._matches(sticky):
             return
         assert isinstance(self.rows, list)
-        at = bisect_left(self.rows, sticky)
-        if at < len(self.rows) and self.rows[at] == sticky:
+        at = position_of(self.rows, sticky, self.navigation.in_file_order)
+        if at is not None:
             del self.rows[at]
             cursor = self.table.cursor - (at < self.table.cursor)
             self.table.show_rows(self.store, self.review, self.rows, cursor)
@@ -290,13 +327,19 @@ class ReviewScreen(Screen[None]):
     # -- labelling (see labelling.py) ------------------------------------------------
 
     def action_label_correct(self) -> None:
-        self.labelling.set_label(True)
+        self._label_and_move_on(lambda: self.labelling.set_label(True))
 
     def action_label_incorrect(self) -> None:
-        self.labelling.set_label(False)
+        self._label_and_move_on(lambda: self.labelling.set_label(False))
 
     def action_toggle_label(self) -> None:
-        self.labelling.toggle_label()
+        self._label_and_move_on(self.labelling.toggle_label)
+
+    def _label_and_move_on(self, label: Callable[[], None]) -> None:
+        row = self.table.cursor_row
+        label()
+        if row is not None:
+            self.navigation.labelled(row)
 
     def action_clear_label(self) -> None:
         self.labelling.clear_label()
@@ -321,12 +364,46 @@ class ReviewScreen(Screen[None]):
         """Put the cursor on `row`, adding it to the index if the filter hides it."""
         self._release_sticky(row)
         rows = self.rows if isinstance(self.rows, list) else list(self.rows)
-        at = bisect_left(rows, row)
-        if at == len(rows) or rows[at] != row:
-            rows.insert(at, row)
+        in_file_order = self.navigation.in_file_order
+        at = position_of(rows, row, in_file_order)
+        if at is None:
+            rows.insert(bisect_left(rows, row) if in_file_order else len(rows), row)
+            rows = self.navigation.sorted_rows(rows)
+            at = position_of(rows, row, in_file_order)
+            assert at is not None
         self.rows = rows
         self.table.show_rows(self.store, self.review, rows, at)
         self._show_filter_state()
+
+    # -- sorting and moving (see navigation.py) ------------------------------------------
+
+    def action_sort_cycle(self) -> None:
+        self.navigation.cycle_order()
+
+    def action_sort_next_column(self) -> None:
+        self.navigation.step_column(1)
+
+    def action_sort_previous_column(self) -> None:
+        self.navigation.step_column(-1)
+
+    def on_run_table_header_clicked(self, event: RunTable.HeaderClicked) -> None:
+        self.navigation.header_clicked(event.column)
+
+    def action_next_unreviewed(self) -> None:
+        self.navigation.jump_unreviewed(1)
+
+    def action_previous_unreviewed(self) -> None:
+        self.navigation.jump_unreviewed(-1)
+
+    def action_next_run(self) -> None:
+        """j in the full-size detail: the next run, shown at once."""
+        self.table.action_cursor_down()
+
+    def action_previous_run(self) -> None:
+        self.table.action_cursor_up()
+
+    def action_toggle_auto_advance(self) -> None:
+        self.navigation.toggle_auto_advance()
 
     # -- other screens --------------------------------------------------------------
 

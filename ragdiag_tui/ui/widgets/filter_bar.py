@@ -40,12 +40,13 @@ class FilterBar(Horizontal):
         yield Static(id="view-key", markup=False)
         yield Static(id="view-name", markup=False)
         yield Input(
-            placeholder="/ filter: id, question, document ID; model:gpt-4o; is:unreviewed",
+            placeholder="/ to filter: text, field:value, is:unreviewed",
             id="query",
             compact=True,
             select_on_focus=False,
         )
         yield Static(id="missing-doc", markup=False)
+        yield Static(id="sort-order", markup=False)
         yield Static(id="match-count", markup=False)
 
     @property
@@ -59,14 +60,19 @@ class FilterBar(Horizontal):
         missing_doc: str | None,
         matches: int | None,
         total: int,
+        order: str | None = None,
     ) -> None:
-        """The view, the missing-document filter and the match count (None: pending)."""
+        """The view, the missing-document filter, the match count (None: pending) and
+        the sort order (None: file order)."""
         self.query_one("#view-key", Static).update(view_key)
         self.query_one("#view-name", Static).update(view_title)
         doc = self.query_one("#missing-doc", Static)
         doc.display = missing_doc is not None
         if missing_doc is not None:
             doc.update(Content.assemble("missing ", (visible(missing_doc), ".filter-bar--doc")))
+        sort_order = self.query_one("#sort-order", Static)
+        sort_order.display = order is not None
+        sort_order.update(f"sorted by {order}" if order else "")
         count = "…" if matches is None else f"{matches:,}"
         self.query_one("#match-count", Static).update(f"{count} of {total:,} shown")
 

@@ -107,6 +107,7 @@ def id_column(
         return Content("\n").join(lines)
     lacking = [doc for doc in ids if doc not in other]
     having = (doc for doc in ids if doc in other)
+    word_width = max(len(found[1]), len(not_found[1]))
     shown = 0
     for doc in listed(lacking, having):
         if isinstance(doc, int):
@@ -114,16 +115,42 @@ def id_column(
             continue
         shown += 1
         mark, word, id_style, word_style = found if doc in other else not_found
+        # The word before the ID: a long ID may wrap, but never away from its mark and word.
         lines.append(
             Content.assemble(
                 (mark, _c(word)),
+                (word.ljust(word_width), _c(word_style)),
+                "  ",
                 (visible(cut(doc, MAX_ID)), _c(id_style) if id_style else ""),
-                (f"  {word}", _c(word_style)),
             )
         )
     if shown < len(ids):
         more = f"… and {len(ids) - shown} more ({len(lacking)} {not_found[1]} in all)"
         lines.append(Content.assemble((more, _c("muted"))))
+    return Content("\n").join(lines)
+
+
+ID_GAP = 2  # columns between the required and supplied lists (see ragdiag.tcss)
+ID_INDENT = 4  # the continuation lines of a folded ID
+
+
+def widest_line(content: Content) -> int:
+    return max((line.cell_length for line in content.split("\n")), default=0)
+
+
+def fold(content: Content, width: int, indent: int = ID_INDENT) -> Content:
+    """Each line of `content` cut into lines of at most `width` cells, continuations indented."""
+    lines: list[Content] = []
+    for line in content.split("\n"):
+        if line.cell_length <= width or width <= indent + 1:
+            lines.append(line)
+            continue
+        lines.append(line[:width])
+        rest = line[width:]
+        while rest:
+            step = width - indent
+            lines.append(Content.assemble(" " * indent, rest[:step]))
+            rest = rest[step:]
     return Content("\n").join(lines)
 
 
@@ -177,6 +204,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         # are kept, not redone (a run may be a 10 MB line, or list 15,000 IDs).
         self._parsed: tuple[RunStore, int, dict[str, Any]] | None = None
         self._ids_of: tuple[RunStore, int] | None = None
+        self._id_columns = (Content(""), Content(""))
         self.watch(self.app, "theme", self._theme_changed, init=False)
 
     def _theme_changed(self) -> None:
@@ -285,30 +313,44 @@ class RunDetail(VerticalScroll, can_focus=True):
         return parsed[2]
 
     def _show_ids(self, required: list[str] | None, context: list[str] | None) -> None:
-        """Required and supplied IDs side by side, each marked against the other list."""
+        """Required and supplied IDs side by side, each marked against the other list;
+        one above the other when side by side an ID would wrap away from its mark."""
         self.query_one("#run-ids").display = True
-        self._set(
-            "run-required",
-            id_column(
-                f"Required ({len(required or ())})",
-                required,
-                set(context or ()),
-                found=("✓ ", "present", "", "muted"),
-                not_found=("✗ ", "missing", "missing", "missing"),
-                empty="none declared",
-            ),
+        required_column = id_column(
+            f"Required ({len(required or ())})",
+            required,
+            set(context or ()),
+            found=("✓ ", "present", "", "muted"),
+            not_found=("✗ ", "missing", "missing", "missing"),
+            empty="none declared",
         )
-        self._set(
-            "run-supplied",
-            id_column(
-                f"Supplied ({'absent' if context is None else len(context)})",
-                context,
-                set(required or ()),
-                found=("✓ ", "matching", "", "muted"),
-                not_found=("+ ", "extra", "extra", "muted"),
-                empty="nothing supplied",
-            ),
+        supplied_column = id_column(
+            f"Supplied ({'absent' if context is None else len(context)})",
+            context,
+            set(required or ()),
+            found=("✓ ", "matching", "", "muted"),
+            not_found=("+ ", "extra", "extra", "muted"),
+            empty="nothing supplied",
         )
+        self._id_columns = (required_column, supplied_column)
+        self._lay_out_ids()
+
+    def _lay_out_ids(self) -> None:
+        """Side by side when both lists fit so; else one above the other, each line
+        folded to the width by hand, so an ID too long for any line keeps its start
+        beside its mark and word (the renderer would move it to a line of its own)."""
+        required, supplied = self._id_columns
+        width = self.scrollable_content_region.width
+        stacked = width > 0 and widest_line(required) + ID_GAP + widest_line(supplied) > width
+        self.query_one("#run-ids").set_class(stacked, "-stacked")
+        if stacked:
+            required, supplied = fold(required, width), fold(supplied, width)
+        self._set("run-required", required)
+        self._set("run-supplied", supplied)
+
+    def on_resize(self) -> None:
+        if self._ids_of is not None:
+            self._lay_out_ids()
 
     def _show_text_fields(self, raw: dict[str, Any]) -> None:
         """The question and answer, each shown only when the run has it."""
@@ -330,7 +372,7 @@ class RunDetail(VerticalScroll, can_focus=True):
             return Content("").join(lines).rstrip()
         mine = review.reviewer_label(row)
         if mine is None:
-            hint = "none  (y correct, n incorrect, space flips the label in force)"
+            hint = "none  (y correct, n incorrect, space flips)"
             mine_text = Content.assemble((hint, _c("muted")))
         else:
             who = review.reviewed_by(row)

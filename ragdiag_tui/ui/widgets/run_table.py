@@ -23,6 +23,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.sorting import ASCENDING, FILE_ORDER, SORT_COLUMNS
 from ...core.stages import S_INVALID, S_RETRIEVAL, STAGES
 from ...core.store import label_value
 from ...core.text import visible
@@ -48,6 +49,8 @@ COLUMNS = (
     ("", 1, False),
     ("question", 0, False),
 )
+assert len(COLUMNS) == len(SORT_COLUMNS)
+SORT_ARROWS = {ASCENDING: "▲", -ASCENDING: "▼"}
 
 
 def fit(text: str, width: int, right: bool = False) -> str:
@@ -116,6 +119,13 @@ class RunTable(ScrollView, can_focus=True):
         def control(self) -> RunTable:
             return self.table
 
+    class HeaderClicked(Message):
+        """The reviewer clicked the title of `column` (a `sorting.SORT_COLUMNS` name)."""
+
+        def __init__(self, column: str) -> None:
+            super().__init__()
+            self.column = column
+
     cursor: var[int] = var(0, init=False)
     """The cursor's position in `rows` (not a row number); always a valid position, or 0."""
 
@@ -131,6 +141,13 @@ class RunTable(ScrollView, can_focus=True):
         self._widths_seen = 0
         self._last_posted: int | None = -1
         self._wrapped: tuple[tuple[str, int], list[str]] = (("", -1), [])
+        self.sort_column = "id"
+        self.sort_direction = FILE_ORDER
+
+    def show_sort(self, column: str, direction: int) -> None:
+        """Mark the sorted column's title (the rows come sorted already)."""
+        self.sort_column, self.sort_direction = column, direction
+        self.refresh_lines(0)
 
     # -- state in -------------------------------------------------------------
 
@@ -246,7 +263,10 @@ class RunTable(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None or offset.y == 0:
+        if offset is None:
+            return
+        if offset.y == 0:
+            self._header_clicked(offset.x)
             return
         self.cursor = round(self.scroll_offset.y) + offset.y - 1
 
@@ -295,11 +315,24 @@ class RunTable(ScrollView, can_focus=True):
             segments.append(Segment(fit(text, cell_width, right), base + style))
         return Strip(segments).adjust_cell_length(width, base)
 
+    def _header_clicked(self, x: int) -> None:
+        start = 0
+        widths = self._widths(self.scrollable_content_region.width)
+        for column, cell_width in zip(SORT_COLUMNS, widths, strict=True):
+            if start <= x < start + cell_width + 1:
+                self.post_message(self.HeaderClicked(column))
+                return
+            start += cell_width + 1
+
     def _header(self, width: int) -> Strip:
         style = self.rich_style + self.get_component_rich_style("run-table--header")
-        parts = [
-            fit(title, w, right) for (title, _, right), w in zip(COLUMNS, self._widths(width), strict=True)
-        ]
+        parts = []
+        widths = self._widths(width)
+        for (title, _, right), cell_width, column in zip(COLUMNS, widths, SORT_COLUMNS, strict=True):
+            arrow = SORT_ARROWS.get(self.sort_direction, "") if column == self.sort_column else ""
+            if arrow:  # the arrow always shows; a narrow title gives way to it
+                title = set_cell_size(title, max(0, cell_width - 1)).rstrip() + arrow
+            parts.append(fit(title, cell_width, right))
         return Strip([Segment(" ".join(parts), style)]).adjust_cell_length(width, style)
 
     def _cells(self, row: int) -> list[tuple[str, Style]]:

@@ -15,20 +15,29 @@ from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, stage_style
 GAP = "  "
 
 
+SHORT_TITLES = ("retr", "gen", "pass", "unres", "label", "inv")  # by stage code, for narrow terminals
+assert len(SHORT_TITLES) == len(STAGE_TITLES)
+
+
 class StageSummary(Static):
-    """Live counts on one line; on a narrow terminal, wrapped between items, never inside one."""
+    """Live counts on one line. On a narrow terminal the words shorten and numbers compact
+    until it fits; only when nothing fits does it wrap, between items, never inside one.
+
+    `lead` items (a spot-check's progress) come first and are never dropped; in the
+    narrowest form the stage counts give way to them."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "stage-summary--count",
         "stage-summary--muted",
         "stage-summary--lucky",
         "stage-summary--stale",
+        "stage-summary--lead",
         *STAGE_STYLE_CLASSES,
     }
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
-        self._items: list[Content] = []
+        self._forms: list[tuple[str, list[Content]]] = []
 
     def show_counts(
         self,
@@ -36,36 +45,19 @@ class StageSummary(Static):
         lucky: int | None,
         reviewed: int | None,
         loading: bool = False,
+        lead: Sequence[Content] = (),
+        flags: Sequence[str] = (),
         stale: int = 0,
     ) -> None:
-        """Counts per stage code; lucky and reviewed are None until the review is ready;
-        `stale` journal entries held aside (shown only when there are some)."""
-        items = [
-            Content.assemble(
-                ("● ", stage_style(code)),
-                f"{title} ",
-                (f"{counts[code]:,}", ".stage-summary--count"),
-            )
-            for code, title in enumerate(STAGE_TITLES)
-        ]
+        """Counts per stage code; lucky and reviewed are None until the review is ready.
+
+        `lead`: items shown first (a spot-check's progress); `flags`: modes in force
+        (auto-advance), shown last; `stale` journal entries held aside (shown only when
+        there are some)."""
         runs = sum(counts) - counts[S_INVALID]
-        items.append(
-            Content.assemble(
-                ("│ ", ".stage-summary--muted"),
-                (f"{LUCKY_MARK} ", ".stage-summary--lucky"),
-                "lucky ",
-                (_number(lucky), ".stage-summary--lucky"),
-            )
-        )
-        items.append(
-            Content.assemble(
-                ("│ ", ".stage-summary--muted"),
-                "reviewed ",
-                (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count"),
-            )
-        )
+        tail: list[Content] = []
         if stale:
-            items.append(
+            tail.append(
                 Content.assemble(
                     ("│ ", ".stage-summary--muted"),
                     ("stale ", ".stage-summary--stale"),
@@ -73,19 +65,69 @@ class StageSummary(Static):
                     (" (S)", ".stage-summary--muted"),
                 )
             )
+        tail += [Content.assemble((f"({flag})", ".stage-summary--muted")) for flag in flags]
         if loading:
-            items.append(Content.assemble(("(loading…)", ".stage-summary--muted")))
-        self._items = items
+            tail.append(Content.assemble(("(loading…)", ".stage-summary--muted")))
+        full = [
+            Content.assemble(
+                ("● ", stage_style(code)),
+                f"{title} ",
+                (f"{counts[code]:,}", ".stage-summary--count"),
+            )
+            for code, title in enumerate(STAGE_TITLES)
+        ]
+        short = [
+            Content.assemble(f"{title} ", (_compact(counts[code]), stage_style(code)))
+            for code, title in enumerate(SHORT_TITLES)
+            if counts[code] or code != S_INVALID
+        ]
+        review_full = [
+            Content.assemble(
+                ("│ ", ".stage-summary--muted"),
+                (f"{LUCKY_MARK} ", ".stage-summary--lucky"),
+                "lucky ",
+                (_number(lucky), ".stage-summary--lucky"),
+            ),
+            Content.assemble(
+                ("│ ", ".stage-summary--muted"),
+                "reviewed ",
+                (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count"),
+            ),
+        ]
+        review_short = [
+            Content.assemble(
+                ("│ ", ".stage-summary--muted"), (f"{LUCKY_MARK} {_short(lucky)}", ".stage-summary--lucky")
+            ),
+            Content.assemble(
+                ("│ ", ".stage-summary--muted"),
+                "reviewed ",
+                (f"{_short(reviewed)}/{_compact(runs)}", ".stage-summary--count"),
+            ),
+        ]
+        lead = list(lead)
+        stages = [Content(" ").join(short)]
+        self._forms = [
+            (GAP, lead + full + review_full + tail),
+            (GAP, lead + short + review_full + tail),
+            (" ", lead + stages + review_short + tail),
+            (" ", lead + review_short + tail),  # the narrowest: the stage counts give way
+        ]
         self._lay_out()
 
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out()
 
     def _lay_out(self) -> None:
+        if not self._forms:
+            return
         width = self.content_region.width or 10_000
+        for gap, items in self._forms:
+            if sum(item.cell_length for item in items) + len(gap) * (len(items) - 1) <= width:
+                self.update(Content(gap).join(items))
+                return
         lines: list[list[Content]] = [[]]
         used = 0
-        for item in self._items:
+        for item in self._forms[-1][1]:
             need = item.cell_length + (len(GAP) if lines[-1] else 0)
             if lines[-1] and used + need > width:
                 lines.append([])
@@ -97,3 +139,16 @@ class StageSummary(Static):
 
 def _number(value: int | None) -> str:
     return "…" if value is None else f"{value:,}"
+
+
+def _compact(value: int) -> str:
+    """Exact to 9,999, then 12k, 1.2M: the narrow form."""
+    if value < 10_000:
+        return str(value)
+    if value < 1_000_000:
+        return f"{value // 1000}k"
+    return f"{value / 1_000_000:.1f}M"
+
+
+def _short(value: int | None) -> str:
+    return "…" if value is None else _compact(value)

@@ -1,0 +1,93 @@
+"""Sorting the table's index by one column: stable, and fast at a million rows.
+
+A sort never builds an object per run. Each column gives a key per row read
+straight from the store's flat columns (or the review); text columns (id,
+question) are ranked once per store, so later sorts of any subset compare
+machine integers. Python's sort is stable, and stays stable with
+`reverse=True`, so runs with equal keys keep their file order either way.
+"""
+
+from __future__ import annotations
+
+import weakref
+from array import array
+from collections.abc import Callable, Sequence
+
+from .review import Review
+from .store import RunStore
+
+ASCENDING, DESCENDING, FILE_ORDER = 1, -1, 0
+
+SORT_COLUMNS = (
+    "reviewed",
+    "id",
+    "stage",
+    "label",
+    "from",
+    "missing",
+    "required",
+    "supplied",
+    "lucky",
+    "question",
+)
+"""The columns a table can be sorted by, in the table's order."""
+
+_LABEL_ORDER = {True: 0, False: 1, None: 2}  # correct, incorrect, none
+_SOURCE_ORDER = {"reviewer": 0, "file": 1, None: 2}
+
+Key = Callable[[int], object]
+_RANKS: weakref.WeakKeyDictionary[RunStore, dict[str, array[int]]] = weakref.WeakKeyDictionary()
+
+
+def text_rank(store: RunStore, column: str, values: Sequence[str]) -> array[int]:
+    """Each row's place among the sorted `values` (equal values, equal places), kept per store."""
+    ranks = _RANKS.setdefault(store, {})
+    rank = ranks.get(column)
+    if rank is None or len(rank) != len(values):
+        order = sorted(range(len(values)), key=values.__getitem__)
+        rank = array("I", bytes(4 * len(values)))
+        place, previous = 0, None
+        for at, row in enumerate(order):
+            value = values[row]
+            if value != previous:
+                place, previous = at, value
+            rank[row] = place
+        ranks[column] = rank
+    return rank
+
+
+def sort_key(store: RunStore, review: Review, column: str) -> Key:
+    """The key of one row for `column` (smaller sorts first)."""
+    if column == "id":
+        return text_rank(store, column, store.ids).__getitem__
+    if column == "question":
+        return text_rank(store, column, store.questions).__getitem__
+    if column == "stage":
+        return store.stage.__getitem__
+    if column == "required":
+        return store.n_required.__getitem__
+    if column == "supplied":
+        return store.n_context.__getitem__
+    if column == "missing":
+        missing = store.missing
+        return lambda row: len(missing.get(row, ()))
+    if column == "label":
+        label, order = review.label, _LABEL_ORDER
+        return lambda row: order[label(row)]
+    if column == "from":
+        source, order = review.label_source, _SOURCE_ORDER
+        return lambda row: order.get(source(row), 2)
+    if column == "reviewed":
+        reviewed = review.is_reviewed
+        return lambda row: not reviewed(row)  # reviewed runs first
+    if column == "lucky":
+        lucky = review.is_lucky
+        return lambda row: not lucky(row)  # lucky answers first
+    raise ValueError(f"unknown sort column: {column}")
+
+
+def sort_rows(store: RunStore, review: Review, rows: Sequence[int], column: str, direction: int) -> list[int]:
+    """`rows` ordered by `column` (ASCENDING or DESCENDING; FILE_ORDER: row order)."""
+    if direction == FILE_ORDER:
+        return sorted(rows)
+    return sorted(rows, key=sort_key(store, review, column), reverse=direction == DESCENDING)
