@@ -164,7 +164,13 @@ def build_parser() -> argparse.ArgumentParser:
         "written), 2 the file cannot be read.\n\nexample:\n  ragdiag-tui diagnose runs.jsonl -o out.jsonl",
     )
     _add_file(diagnose)
-    diagnose.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    diagnose.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write here instead of stdout (- is stdout; a device or FIFO is written as a stream; "
+        "never a review journal)",
+    )
     diagnose.add_argument(
         "--metrics",
         action="store_true",
@@ -202,7 +208,13 @@ def build_parser() -> argparse.ArgumentParser:
         "  ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only",
     )
     _add_file(export)
-    export.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write")
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        required=True,
+        help="the file to write (- is stdout; never the run file or a review journal)",
+    )
     export.add_argument(
         "--format",
         choices=("jsonl", "csv", "json"),
@@ -597,7 +609,8 @@ def run_export(args: argparse.Namespace) -> int:
     except ExportError as exc:
         _err(str(exc))
         return EXIT_UNREADABLE
-    _err(f"exported {count} runs to {args.output} ({fmt})")
+    where = "standard output" if args.output == "-" else args.output
+    _err(f"exported {count} run{'' if count == 1 else 's'} to {where} ({fmt})")
     return EXIT_INVALID if store.errors else EXIT_OK
 
 

@@ -6,6 +6,15 @@ at all, named only once complete, so a killed write leaves no stray temporary
 file either; elsewhere a hidden `.NAME.XXXXXXXX.part` file beside the target is
 used. The folder is fsynced after the rename so the new name survives a power
 cut. The run file a review reads is never a valid target.
+
+`open_output` is what `-o` uses: it decides, before anything is written, what
+kind of thing the target is. `-` is standard output. A character device
+(`/dev/null`, a terminal) or a FIFO is written to as a stream, never replaced;
+a directory, a socket or a block device is refused. A symlink stays a symlink:
+the file it points to is the one replaced. Whatever the path, the output never
+lands on a protected file (the run file, its journal) nor on any review journal
+(`*.review.jsonl`): files are compared by device and inode, not by name, so a
+symlink or a hard link to one is caught too.
 """
 
 from __future__ import annotations
@@ -15,7 +24,8 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 _O_TMPFILE = getattr(os, "O_TMPFILE", 0)
@@ -23,8 +33,15 @@ _O_TMPFILE = getattr(os, "O_TMPFILE", 0)
 _NO_TMPFILE = (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL)
 
 
+JOURNAL_SUFFIX = ".review.jsonl"  # as core.journal names them; repeated here to keep atomic standalone
+STDOUT = "-"
+
+
 class WriteRefused(OSError):
-    """The target is the run file itself, or otherwise not writable."""
+    """The target is the run file, a review journal, or not a thing output may go to.
+
+    The message names the target and says why.
+    """
 
 
 def same_file(a: str, b: str) -> bool:
@@ -112,12 +129,92 @@ def atomic_writer(target: str | os.PathLike[str], protect: str | None = None) ->
             yield handle
             handle.flush()
             os.fsync(fd)
-            if temp is None:
-                temp = _name_unnamed(fd, folder, target)
-        os.replace(temp, target)
+            try:
+                if temp is None:
+                    temp = _name_unnamed(fd, folder, target)
+                os.replace(temp, target)
+            except OSError as exc:  # name the target, not the temporary file
+                raise OSError(exc.errno, exc.strerror, target) from None
         temp = None
         _fsync_folder(folder)
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
+
+
+# -- -o: where output may go ----------------------------------------------------------
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _journals_beside(folder: str) -> Iterator[str]:
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(JOURNAL_SUFFIX):
+                yield entry.path
+
+
+def check_output(target: str, protect: Iterable[str] = ()) -> None:
+    """Raise WriteRefused when output to `target` would land on a protected file or a journal."""
+    real = os.path.realpath(target)
+    identity = _identity(target)
+    protected = [os.fspath(path) for path in protect if path]
+    for path in protected:
+        if identity is not None and _identity(path) == identity:
+            what = "the run file's review journal" if path.endswith(JOURNAL_SUFFIX) else "the run file"
+            raise WriteRefused(f"cannot write {target}: it is {what}")
+    if real.endswith(JOURNAL_SUFFIX) or target.endswith(JOURNAL_SUFFIX):
+        raise WriteRefused(f"cannot write {target}: it is a review journal")
+    if identity is None:
+        return
+    folders = {os.path.dirname(real), *(os.path.dirname(os.path.abspath(path)) for path in protected)}
+    for folder in folders:
+        for journal in _journals_beside(folder):
+            if _identity(journal) == identity:
+                raise WriteRefused(f"cannot write {target}: it is a review journal ({journal})")
+
+
+def _is_special(path: str) -> bool:
+    # /dev/stdout, /dev/fd/N and /proc/self/fd/N name an open file of this process: replacing
+    # what they resolve to would cut it from the descriptor the shell set up.
+    absolute = os.path.abspath(path)
+    return absolute.startswith(("/dev/", "/proc/"))
+
+
+@contextlib.contextmanager
+def open_output(target: str | os.PathLike[str], protect: Iterable[str] = ()) -> Iterator[BinaryIO]:
+    """Where `-o` output goes: stdout for `-`, a stream for a device or FIFO, else an atomic write.
+
+    Raises WriteRefused, naming the target, before anything is written when the
+    target is protected (see `check_output`), a directory, a socket or a block device.
+    """
+    target = os.fspath(target)
+    if target == STDOUT:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    check_output(target, protect)
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise WriteRefused(f"cannot write {target}: it is a directory; name a file to write")
+    if info is not None and (stat.S_ISSOCK(info.st_mode) or stat.S_ISBLK(info.st_mode)):
+        kind = "a socket" if stat.S_ISSOCK(info.st_mode) else "a block device"
+        raise WriteRefused(f"cannot write {target}: it is {kind}")
+    if (info is not None and not stat.S_ISREG(info.st_mode)) or _is_special(target):
+        # A character device or a FIFO: written to as it is, never replaced nor truncated
+        # (O_APPEND: /dev/stdout may be a file the shell opened with >>).
+        with os.fdopen(os.open(target, os.O_WRONLY | os.O_APPEND), "wb") as out:
+            yield out
+        return
+    with atomic_writer(os.path.realpath(target)) as out:
+        yield out

@@ -9,13 +9,14 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
 import msgspec
 
-from .atomic import atomic_writer
-from .jsonutil import dumps, escape_line_breaks_utf8
+from .atomic import STDOUT, open_output
+from .journal import journal_path
+from .jsonutil import dumps, escape_line_breaks_utf8, escape_terminal_controls_utf8
 from .loading import LoadError, Record, Run, read_runs
 from .mapping import FieldMap
 from .metrics import defined, id_metrics
@@ -41,6 +42,10 @@ def _flush(out: BinaryIO, buffer: bytearray) -> None:
     out.write(escape_line_breaks_utf8(buffer))
 
 
+def _flush_terminal(out: BinaryIO, buffer: bytearray) -> None:
+    out.write(escape_terminal_controls_utf8(escape_line_breaks_utf8(buffer)))
+
+
 def _error_line(record: LoadError) -> dict[str, Any]:
     line: dict[str, Any] = {"line": record.line}
     if record.id is not None:
@@ -53,20 +58,28 @@ def _error_line(record: LoadError) -> dict[str, Any]:
 
 
 def write_diagnoses(
-    path: str, out: BinaryIO, field_map: FieldMap | None = None, metrics: bool = False
+    path: str,
+    out: BinaryIO,
+    field_map: FieldMap | None = None,
+    metrics: bool = False,
+    *,
+    for_terminal: bool = False,
 ) -> Stats:
     """Write one line per record of `path` to `out`, in one streaming pass; return the counts.
 
     `field_map` says where the run fields are when the file uses other names. With
     `metrics`, each run's line ends with "recall" and "precision" (core.metrics; null
     when undefined); without, the lines are exactly the reference's.
+    `for_terminal`: C1 controls, DEL and bidi controls in ids are written as `\\u`
+    escapes (still the same JSON), so a terminal shows them rather than obeys them.
     """
     # Nothing here forms reference cycles; the cyclic collector would only rescan
     # the growing set of seen ids again and again.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _write(read_runs(path, field_map=field_map), out, metrics)
+        flush = _flush_terminal if for_terminal else _flush
+        return _write(read_runs(path, field_map=field_map), out, metrics, flush)
     finally:
         if was_enabled:
             gc.enable()
@@ -114,7 +127,12 @@ def _append_run_with_metrics(buffer: bytearray, run: Run) -> None:
     _append_line(buffer, line)
 
 
-def _write(records: Iterable[Record], out: BinaryIO, metrics: bool = False) -> Stats:
+def _write(
+    records: Iterable[Record],
+    out: BinaryIO,
+    metrics: bool = False,
+    flush: Callable[[BinaryIO, bytearray], None] = _flush,
+) -> Stats:
     """Write a line per record."""
     append_run = _append_run_with_metrics if metrics else _append_run
     stats = Stats()
@@ -132,9 +150,9 @@ def _write(records: Iterable[Record], out: BinaryIO, metrics: bool = False) -> S
             stats.invalid += 1
             _append_line(buffer, _error_line(record))
         if len(buffer) > FLUSH_AT:
-            _flush(out, buffer)
+            flush(out, buffer)
             buffer.clear()
-    _flush(out, buffer)
+    flush(out, buffer)
     stats.runs = sum(stages.values())
     return stats
 
@@ -142,14 +160,14 @@ def _write(records: Iterable[Record], out: BinaryIO, metrics: bool = False) -> S
 def diagnose_file(
     path: str, output: str | None, field_map: FieldMap | None = None, metrics: bool = False
 ) -> int:
-    """The `diagnose` command: exit 0 all valid, 1 some line invalid."""
+    """The `diagnose` command: exit 0 all valid, 1 some line invalid.
+
+    `output` None or `-` is standard output; otherwise see `atomic.open_output`:
+    never the run file nor any review journal, a device or FIFO as a stream.
+    """
     from .text import visible
 
-    if output is None:
-        stats = write_diagnoses(path, sys.stdout.buffer, field_map, metrics)
-        sys.stdout.buffer.flush()
-    else:
-        with atomic_writer(output, protect=path) as out:
-            stats = write_diagnoses(path, out, field_map, metrics)
+    with open_output(output or STDOUT, protect=(path, journal_path(path))) as out:
+        stats = write_diagnoses(path, out, field_map, metrics, for_terminal=out.isatty())
     print(f"ragdiag-tui: {visible(os.fspath(path))}: {stats.summary()}", file=sys.stderr)
     return 1 if stats.invalid else 0

@@ -39,7 +39,9 @@ leading `'` so no spreadsheet runs it as a formula (OWASP); a number is never a
 formula, so `-3` stays a number.
 
 Every format is written run by run, and atomically: a failed or killed export
-leaves the previous file at the path as it was.
+leaves the previous file at the path as it was. `-` is standard output; a device
+or FIFO is written as a stream; the run file and any review journal are never
+written, whatever link leads to them (`atomic.open_output`).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
-from .atomic import WriteRefused, atomic_writer, same_file
+from .atomic import WriteRefused, check_output, open_output
 from .journal import journal_path
 from .jsonutil import RawNumber, decode_exact, dumps, line_bytes
 from .review import Review
@@ -221,21 +223,22 @@ def _valid(store: RunStore, rows: Iterable[int]) -> Iterator[int]:
     return (row for row in rows if store.is_valid(row))
 
 
-def refuse_sources(out_path: str, store: RunStore, review: Review) -> None:
-    """Raise ExportError if `out_path` is the run file or its review journal (by any
-    link): they are the review's only copy, never exported over. The app asks this
-    before it asks whether to replace an existing file."""
+def _protected(store: RunStore, review: Review) -> tuple[str, ...]:
+    """The run file and its journal are the review's only copy: never export over them."""
     if not store.path:
-        return
-    sources = [(store.path, "the run file")]
-    # A journal file's path; a review kept elsewhere (PostgreSQL) has no file to protect.
-    log = review.journal
-    journal = getattr(log, "path", None) if log is not None else journal_path(store.path)
-    if journal is not None:
-        sources.append((journal, "the run file's review journal"))
-    for source, what in sources:
-        if same_file(out_path, source):
-            raise ExportError(f"cannot write {out_path}: it is {what}")
+        return ()
+    journal = getattr(review.journal, "path", None)
+    return tuple(path for path in (store.path, journal_path(store.path), journal) if path)
+
+
+def refuse_sources(out_path: str, store: RunStore, review: Review) -> None:
+    """Raise ExportError if `out_path` is the run file, its review journal or any other
+    review journal (by any link): they are the review's only copy, never exported over.
+    The app asks this before it asks whether to replace an existing file."""
+    try:
+        check_output(out_path, _protected(store, review))
+    except WriteRefused as exc:
+        raise ExportError(str(exc)) from None
 
 
 def export_runs(
@@ -269,15 +272,15 @@ def export_runs(
                 progress(done, len(order))
 
     try:
-        with atomic_writer(out_path, protect=store.path) as out:
+        with open_output(out_path, protect=_protected(store, review)) as out:
             if fmt == "csv":
                 _write_csv(out, runs(), _csv_header(store, order))
             elif fmt == "json":
                 _write_json(out, runs())
             else:
                 _write_jsonl(out, runs())
-    except WriteRefused:
-        raise ExportError(f"cannot write {out_path}: it is the run file") from None
+    except WriteRefused as exc:
+        raise ExportError(str(exc)) from None
     except OSError as exc:
         error = ExportError(f"cannot write {out_path}: {exc.strerror or exc}")
         error.errno = exc.errno

@@ -20,6 +20,8 @@ Three rules, each written once here:
 - Line breaks. U+0085, U+2028 and U+2029 are valid inside JSON strings, but
   `str.splitlines()` and older JavaScript end a line at them: every JSON line the
   project writes has them as `\\u` escapes (`escape_line_breaks`).
+- Terminals. JSON leaves DEL, C1 controls and bidi overrides raw; on a terminal
+  they are written as `\\u` escapes (`escape_terminal_controls_utf8`).
 - Lone surrogates (legal `\\ud800` escapes) have no UTF-8 form: a line holding one
   is written with `\\u` escapes throughout (`line_bytes`).
 """
@@ -42,6 +44,15 @@ _UTF8_LINE_BREAKS = (
     (b"\xe2\x80\xa8", b"\\u2028"),
     (b"\xe2\x80\xa9", b"\\u2029"),
 )
+
+
+# DEL, C1 controls and the bidi embedding/override/isolate controls, in UTF-8. JSON
+# escapes C0 controls itself; these it leaves raw, and a terminal obeys them.
+_UTF8_TERMINAL_CONTROLS = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def _control_escape(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode("utf-8"))
 
 
 class RawNumber:
@@ -161,6 +172,11 @@ def escape_line_breaks_utf8(data: bytearray) -> bytearray:
         if raw in data:
             data = data.replace(raw, escaped)
     return data
+
+
+def escape_terminal_controls_utf8(data: bytes | bytearray) -> bytes | bytearray:
+    """UTF-8 JSON text for a terminal: DEL, C1 and bidi controls as `\\u` escapes (the same JSON)."""
+    return _UTF8_TERMINAL_CONTROLS.sub(_control_escape, data)
 
 
 def line_bytes(value: Any) -> bytes:
