@@ -87,7 +87,8 @@ def wilson(successes: int, n: int, population: int | None = None, z: float = Z95
     z2 = z * z
     centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
     half = z / (1 + z2 / n_eff) * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    # The interval always holds p; clamping keeps float noise (5e-17 above 0 at p = 0) out.
+    return Interval(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def auto_size(population: int, margin: float = 0.05) -> int:

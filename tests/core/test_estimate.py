@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.core.estimate import Interval, auto_size, effective_size, interval_json, wilson
@@ -97,3 +99,17 @@ def test_auto_size_bounds_the_worst_case_interval_to_the_margin() -> None:
 def test_a_margin_outside_zero_and_one_is_refused(margin: float) -> None:
     with pytest.raises(ValueError, match="margin"):
         auto_size(100, margin)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_any_proportion_matches_statsmodels_at_its_effective_size(data: st.DataObject) -> None:
+    population = data.draw(st.integers(min_value=2, max_value=100_000))
+    n = data.draw(st.integers(min_value=1, max_value=population - 1))
+    k = data.draw(st.integers(min_value=0, max_value=n))
+    n_eff = n * (population - 1) / (population - n)
+    low, high = proportion_confint(k / n * n_eff, n_eff, alpha=0.05, method="wilson")
+    got = wilson(k, n, population)
+    assert got is not None
+    assert got.low <= got.estimate <= got.high
+    assert (got.low, got.high) == pytest.approx((max(0.0, low), min(1.0, high)), abs=1e-9)
