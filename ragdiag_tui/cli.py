@@ -19,7 +19,7 @@ from . import __version__
 from .core.mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve", "compare", "sample")
+COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve", "compare", "sample", "merge")
 
 _EPILOG = """\
 commands:
@@ -31,6 +31,7 @@ commands:
   serve FILE       the review app in a web browser
   compare OLD NEW  which runs moved between stages from one run file to another
   sample FILE --view VIEW -n N --seed S   draw a spot-check: a seeded sample of a view
+  merge FILE JOURNAL...   fold journals written elsewhere into FILE's review journal
 
 exit status: 0 all good, 1 some lines invalid or some case disagreed,
 2 the file cannot be read (missing, a directory, empty, not UTF-8) or bad usage.
@@ -269,6 +270,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_tags_option(serve)
     _add_docs_options(serve)
+    merge = command(
+        "merge",
+        "Fold review journals written elsewhere into this run file's review journal.",
+        "Each JOURNAL is the review journal of a copy of the same run file (a colleague's\n"
+        "runs.jsonl.review.jsonl). Entries already in FILE's journal are not written again,\n"
+        "so merging twice changes nothing; every reviewer's entries are kept. An entry made\n"
+        "on a run that has changed since (its text differs here) is kept but never applied\n"
+        "silently: the app lists it as stale, to re-apply or drop (key S).\n\n"
+        "exit status: 0 merged; 1 merged, but some entries were stale or named runs not in\n"
+        "FILE, or some journal or line could not be read (a summary says which); 2 FILE or\n"
+        "its journal cannot be read or written.\n\n"
+        "example:\n  ragdiag-tui merge runs.jsonl ~/from-bob/runs.jsonl.review.jsonl",
+    )
+    _add_file(merge)
+    merge.add_argument("journals", nargs="+", metavar="JOURNAL", help="a review journal file to fold in")
+    merge.add_argument(
+        "--journal",
+        metavar="SPEC",
+        help="the review to merge into: a journal file or a postgresql:// URL "
+        "(default: $RAGDIAG_JOURNAL, else FILE.review.jsonl)",
+    )
     return parser
 
 
@@ -741,8 +763,36 @@ def run_serve(args: argparse.Namespace) -> int:
         field_map=args.field_map,
         token=None if args.no_token else "",
         export_dir=args.export_dir,
-        options=options,
+        options=[
+            *options,
+            *(["--journal", args.journal] if args.journal else []),
+            *(["--blind"] if args.blind else []),
+            *(["--adjudicate"] if args.adjudicate else []),
+        ],
     )
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    from .core.journal import JournalError
+    from .core.merge import merge_journals
+    from .core.review import open_review
+
+    review = open_review(args.file, args.field_map, args.journal, writable=True)
+    for message in (*review.problems, *review.warnings):
+        _err(message)
+    if review.problems or review.journal is None:
+        return EXIT_UNREADABLE
+    try:
+        result = merge_journals(review, args.journals)
+    except JournalError as exc:
+        _err(f"{exc}; merging again completes it without duplicates")
+        return EXIT_UNREADABLE
+    finally:
+        review.journal.close()
+    for message in result.unreadable:
+        _err(message)
+    _err(result.summary(review.journal.name))
+    return EXIT_OK if result.clean else EXIT_INVALID
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -754,6 +804,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "serve": run_serve,
     "compare": run_compare,
     "sample": run_sample,
+    "merge": run_merge,
 }
 
 

@@ -3,8 +3,9 @@
 Each exported run is the run's own object, every field kept verbatim and in its
 order, followed by the review block, always in this order:
 
-    correct, original_correct, label_source, reviewer, reviewed_at, note,
-    then the diagnosis: stage and missing, or stage alone (unresolved), or error
+    correct, original_correct, label_source, reviewer, reviewed_at, note, tags,
+    reviewers, then the diagnosis: stage and missing, or stage alone (unresolved),
+    or error
 
 - `id` is the run's name. A run without one gains it (its 1-based position, the
   case file's id, or the mapped id) as its first field; an `id` of null is
@@ -16,6 +17,12 @@ order, followed by the review block, always in this order:
   mapped source, which also stays in place under its own name.
 - `note` is null when the run has none, never "". `reviewer` and `reviewed_at`
   describe the run's latest review change, and are null when it never had one.
+- `label_source` is "reviewer" (the reviewers agree), "adjudication", "conflict"
+  (reviewers disagree and nobody adjudicated: `correct` is then the file's label),
+  "file", or null.
+- `tags` is every reason tag reviewers gave the run (a list; in CSV a JSON array,
+  empty when none). `reviewers` lists each reviewer's own state of the run:
+  `{"reviewer", "label", "tags", "note", "at"}`, in the order they first reviewed it.
 - Names clash: the review block wins its names. A run's own field called `stage`,
   `note`, `reviewer`, ... (or `correct` when a field map reads the label from
   elsewhere) is kept as `original_stage`, `original_note`, ... (with more
@@ -66,10 +73,13 @@ REVIEW_FIELDS = (
     "reviewer",
     "reviewed_at",
     "note",
+    "tags",
+    "reviewers",
     "stage",
     "missing",
     "error",
 )
+_JSON_CELLS = frozenset({"tags"})  # lists a spreadsheet user reads back as JSON, not ";"-joined
 _EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "json": ".json"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PROGRESS_EVERY = 4096  # runs between progress reports
@@ -151,6 +161,17 @@ def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
     run["reviewer"] = by[0] if by else None
     run["reviewed_at"] = by[1] if by else None
     run["note"] = review.note(row) or None
+    run["tags"] = list(review.tags(row))
+    run["reviewers"] = [
+        {
+            "reviewer": name,
+            "label": state.label,
+            "tags": list(state.tags),
+            "note": state.note or None,
+            "at": state.at,
+        }
+        for name, state in review.reviewers(row).items()
+    ]
     run.update(review.diagnosis(row))
     return run
 
@@ -211,7 +232,14 @@ def _write_csv(out: BinaryIO, runs: Iterable[dict[str, Any]], header: list[str])
         writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL)
         writer.writerow([neutralise(name) for name in header])
         for run in runs:
-            writer.writerow([csv_cell(run.get(name)) for name in header])
+            writer.writerow(
+                [
+                    neutralise(dumps(run[name]))
+                    if name in _JSON_CELLS and run.get(name)
+                    else csv_cell(run.get(name))
+                    for name in header
+                ]
+            )
     finally:
         text.detach()  # flushes, and leaves `out` open for the atomic writer to finish
 

@@ -631,7 +631,8 @@ def open_review(
     `writable=False` (export, stats): the log is only read, and a log that cannot be
     read raises JournalError (going on without the labels would silently lose them).
     With `writable`, problems opening the log are kept in `review.problems` and the
-    review opens anyway (a change that cannot be saved then raises JournalError).
+    review opens anyway (a change that cannot be saved then raises JournalError);
+    another process appending to the same log is said in `review.warnings`.
     """
     if store is None:
         store = RunStore(path, field_map)
@@ -647,13 +648,13 @@ def open_review(
         log.open()
     except JournalError as exc:
         problems.append(f"{exc}. Labels you set now will NOT be saved.")
-    if log.shared:
-        problems.append(f"{log.name} is open in another ragdiag-tui; both append to it.")
     try:
         review = Review(store, log, reviewer, **options)
     except JournalError as exc:
         problems.append(f"{exc}. Earlier reviews could not be restored.")
         review = Review(store, None, reviewer, **options)
         review.journal = log  # keep saving, so failures are still reported
+    if log.shared:
+        review.warnings.append(f"{log.name} is open in another ragdiag-tui; both append to it.")
     review.problems = problems
     return review

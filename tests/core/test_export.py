@@ -33,7 +33,7 @@ from ragdiag_tui.core.review import Review
 from ragdiag_tui.core.store import RunStore
 
 HOSTILE = Path(__file__).resolve().parents[1] / "data" / "hostile"
-NO_REVIEW = {"reviewer": None, "reviewed_at": None, "note": None}
+NO_REVIEW = {"reviewer": None, "reviewed_at": None, "note": None, "tags": [], "reviewers": []}
 
 RUNS: list[Any] = [
     # A lucky answer: labelled correct, yet D2 was never supplied.
@@ -538,8 +538,8 @@ def test_csv_keeps_every_other_string_exactly(tmp_path: Path, text: str) -> None
 
 
 def test_csv_neutralises_id_lists_as_whole_cells_and_field_names(tmp_path: Path) -> None:
-    cells = one_run_csv(tmp_path, tags=["=cmd", "b"], later=["a", "=b"], **{"=name": 1})
-    assert cells["tags"] == "'=cmd;b"
+    cells = one_run_csv(tmp_path, topics=["=cmd", "b"], later=["a", "=b"], **{"=name": 1})
+    assert cells["topics"] == "'=cmd;b"
     assert cells["later"] == "a;=b"  # only the start of a cell can start a formula
     assert cells["'=name"] == "1"
 
@@ -553,12 +553,12 @@ def test_csv_writes_numbers_as_numbers(tmp_path: Path) -> None:
 @given(question=st.text(), ids=st.lists(st.text(), min_size=1, max_size=4))
 def test_csv_round_trips_any_string(question: str, ids: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        cells = one_run_csv(Path(folder), question=question, tags=ids)
+        cells = one_run_csv(Path(folder), question=question, topics=ids)
     assert cells["question"] == export.neutralise(question)
     assert cells["question"] == (
         "'" + question if question[:1] in ("=", "+", "-", "@", "\t", "\r") else question
     )
-    assert cells["tags"] == export.neutralise(";".join(ids))
+    assert cells["topics"] == export.neutralise(";".join(ids))
 
 
 @settings(max_examples=100, deadline=None)

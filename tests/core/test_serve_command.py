@@ -34,3 +34,12 @@ def test_the_served_command_reviews_the_same_file_reviewer_and_map_whatever_thei
 def test_without_a_reviewer_or_map_the_command_names_only_the_file() -> None:
     words = shlex.split(review_command("/data/runs.jsonl", None, None))
     assert words == [sys.executable, "-m", "ragdiag_tui", "review", "/data/runs.jsonl"]
+
+
+def test_served_apps_get_the_same_journal_blind_and_adjudicate_options() -> None:
+    journal = "postgresql://team@db/reviews?x=1&y='2'"
+    command = review_command("/data/runs.jsonl", "alice", None, options=["--journal", journal, "--blind"])
+    args = parse_args(shlex.split(command)[4:])
+    assert (args.journal, args.blind, args.adjudicate) == (journal, True, False)
+    served = parse_args(["serve", "/data/runs.jsonl", "--journal", journal, "--adjudicate"])
+    assert (served.journal, served.blind, served.adjudicate) == (journal, False, True)

@@ -1,0 +1,112 @@
+"""Merging review journals written elsewhere into a run file's own review log.
+
+A colleague reviews a copy of the same run file; their journal is folded into this
+file's log record by record, in their order:
+
+- a record already in the log (identical in every field) is not written again, so
+  merging twice changes nothing;
+- every reviewer's records are kept (a reviewer's state is their own latest record);
+- a record made on another version of its run (its digest differs from the run's
+  text here) is written too, but as every stale record is, it is held aside and
+  never applied silently: the app lists it to re-apply or drop;
+- a record naming a run that is not in this file is written and counted, as it
+  would be if it had been journaled here;
+- a journal that cannot be read, and each line in one that is not a record, are
+  reported and skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .atomic import same_file
+from .journal import Entry, Journal, JournalError, Record, SpotCheck
+from .review import Review
+from .stages import S_INVALID
+
+
+@dataclass
+class MergeResult:
+    """What a merge did, journal by journal summed."""
+
+    added: int = 0
+    duplicates: int = 0
+    stale: int = 0
+    orphans: int = 0
+    unreadable: list[str] = field(default_factory=list)  # a message per journal or line skipped
+
+    @property
+    def clean(self) -> bool:
+        """Nothing was stale, unmatched or unreadable."""
+        return not (self.stale or self.orphans or self.unreadable)
+
+    def summary(self, into: str) -> str:
+        """One sentence for stderr."""
+        parts = [f"{self.added} entries added to {into}", f"{self.duplicates} already there"]
+        if self.stale:
+            parts.append(
+                f"{self.stale} made on runs that have changed since (held aside as stale, "
+                "not applied: re-apply or drop them in the app)"
+            )
+        if self.orphans:
+            parts.append(f"{self.orphans} naming runs not in this file (kept, not applied)")
+        if self.unreadable:
+            parts.append(f"{len(self.unreadable)} journals or lines unreadable")
+        return "; ".join(parts)
+
+
+def _classify(review: Review, record: Record) -> str:
+    if isinstance(record, SpotCheck):
+        return "current"
+    row = review.store.row_of.get(record.run)
+    if row is None or review.store.stage[row] == S_INVALID:
+        return "orphan"
+    if isinstance(record, Entry) and record.digest and record.digest != review.digest_of(row):
+        return "stale"
+    return "current"
+
+
+def merge_journals(review: Review, paths: Iterable[str | os.PathLike[str]]) -> MergeResult:
+    """Append the records of the journal files at `paths` that `review`'s log lacks.
+
+    Raises JournalError when the log cannot be written (what was appended before
+    stays, and merging again completes it without duplicates).
+    """
+    log = review.journal
+    if log is None:
+        raise JournalError("no review log to merge into")
+    result = MergeResult()
+    existing, _ = log.read()
+    seen = {record.key() for record in existing}
+    own = getattr(log, "path", None)
+    for path in map(os.fspath, paths):
+        if same_file(path, review.store.path):
+            result.unreadable.append(f"{path}: skipped (it is the run file, not a journal)")
+            continue
+        if own is not None and same_file(path, own):
+            result.unreadable.append(f"{path}: skipped (it is this file's own journal)")
+            continue
+        if not os.path.isfile(path):
+            result.unreadable.append(f"{path}: cannot read the journal (not a file)")
+            continue
+        try:
+            records, warnings = Journal(path).read()
+        except JournalError as exc:
+            result.unreadable.append(str(exc))
+            continue
+        result.unreadable.extend(warnings)
+        for record in records:
+            key = record.key()
+            if key in seen:
+                result.duplicates += 1
+                continue
+            kind = _classify(review, record)
+            log.append(record)
+            seen.add(key)
+            review.apply(record)
+            result.added += 1
+            result.stale += kind == "stale"
+            result.orphans += kind == "orphan"
+    return result
