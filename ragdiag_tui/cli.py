@@ -412,7 +412,8 @@ def _add_sample(command: Callable[[str, str, str], argparse.ArgumentParser]) -> 
         "--filter",
         default="",
         metavar="TEXT",
-        help="only runs whose id, question or a document ID contains TEXT (any case)",
+        help="the app's filter: runs whose id, question or a document ID contains TEXT (any case); "
+        "FIELD:VALUE (model:gpt-4o) and is:VIEW terms as in the app",
     )
     sample.add_argument(
         "-n",

@@ -1,7 +1,8 @@
 """Spot-check samples: a population of runs, and a seeded draw from it.
 
-The population of a view is its rows in file order, narrowed by the text filter
-(the table's filter: id, question or any document ID). The stage views and
+The population of a view is its rows in file order, narrowed by the filter text
+(the table's filter: plain text over the id, question and document IDs, `is:VIEW`,
+`FIELD:VALUE` over a top-level field of the run). The stage views and
 **lucky** are taken from the *file's own labels* (the diagnosis the file gives
 before any review), so a population does not shrink or grow as reviewers overturn
 labels: a lucky answer a reviewer relabels incorrect is still one of the lucky
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .estimate import auto_size
-from .filtering import VIEW_BY_NAME, match_text, rows_with_stage, view_rows
+from .filtering import VIEW_BY_NAME, filter_rows, rows_with_stage, view_rows
 from .review import Review
 from .store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
 
@@ -80,16 +81,18 @@ def population(store: RunStore, review: Review, view: str, query: str = "") -> l
 
     Stage views and lucky by the file's labels (see the module's docstring);
     `all`, `invalid`, `reviewed` and `unreviewed` as the app's views give them.
+    `query` is the app's filter text (`filtering.parse_query`): plain text over the
+    id, question and document IDs, `is:VIEW` and `FIELD:VALUE` terms.
     """
     if view not in VIEW_BY_NAME:
         raise SampleError(f"unknown view '{view}'; choose one of {', '.join(SAMPLE_VIEWS)}")
-    if view in ("all", "invalid", "reviewed", "unreviewed"):
-        rows = None if view == "all" and query else view_rows(store, review, view)
+    if view == "all":
+        return filter_rows(store, review, "all", query)
+    if view in ("invalid", "reviewed", "unreviewed"):
+        rows = view_rows(store, review, view)
     else:
         rows = _file_stage_rows(store, view)
-    if query:
-        return match_text(store, rows, query)
-    return rows if rows is not None else list(range(len(store)))
+    return filter_rows(store, review, "all", query, within=rows) if query else rows
 
 
 def population_ids(store: RunStore, rows: Sequence[int]) -> list[str]:

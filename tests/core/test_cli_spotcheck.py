@@ -457,3 +457,37 @@ def test_a_journal_that_cannot_be_written_records_nothing_and_exits_2(
     code, out, err = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "3", "--seed", "1")
     assert (code, out) == (2, "")
     assert "the spot-check was not recorded" in err
+
+
+def test_sample_filters_by_a_field_as_the_app_does(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    runs = [
+        {
+            "id": f"r{i}",
+            "required": ["a"],
+            "context": [],
+            "correct": True,
+            "model": "gpt-4o" if i % 3 else "llama",
+        }
+        for i in range(9)
+    ]
+    path = write_runs(runs)
+    code, out, _ = run_cli(
+        capsys,
+        "sample",
+        path,
+        "--view",
+        "lucky",
+        "--filter",
+        "model:llama",
+        "-n",
+        "9",
+        "--seed",
+        "1",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["population"] == 3 and sorted(data["ids"]) == ["r0", "r3", "r6"]
+    assert journal_records(path)[0]["filter"] == "model:llama"

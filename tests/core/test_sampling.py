@@ -176,3 +176,18 @@ def test_draw_sample(store: RunStore, review: Review) -> None:
     )
     with pytest.raises(SampleError):
         draw_sample(store, review, "all", "ten", 1)
+
+
+def test_the_filter_takes_the_apps_terms(write_runs: WriteRuns) -> None:
+    runs = [
+        {"id": f"r{i}", "required": ["a", "b"], "context": ["a"], "correct": True, "model": model}
+        for i, model in enumerate(["gpt-4o", "llama", "gpt-4o-mini", "gpt-4o"])
+    ]
+    store = RunStore.load(write_runs(runs))
+    review = Review(store, reviewer="alice")
+    assert population(store, review, "lucky", "model:gpt-4o") == [0, 2, 3]
+    assert population(store, review, "lucky", "model:=gpt-4o") == [0, 3]
+    assert population(store, review, "all", "model:llama") == [1]
+    review.set_label(0, False)
+    assert population(store, review, "lucky", "model:=gpt-4o is:unreviewed") == [3]
+    assert population(store, review, "lucky", "model:=gpt-4o") == [0, 3]  # by the file's labels
