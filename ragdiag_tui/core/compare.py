@@ -23,9 +23,9 @@ from typing import Any
 
 import msgspec
 
-from .journal import Journal, journal_path
+from .journal import journal_path
 from .mapping import FieldMap
-from .review import Review
+from .review import open_review
 from .stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGE_NAMES
 from .store import RunStore, label_value
 from .text import visible
@@ -262,15 +262,16 @@ def open_side(path: str, field_map: FieldMap | None = None, journal: bool = True
     Raises loading.FileError when the file cannot be read, journal.JournalError
     when its journal cannot.
     """
-    store = RunStore.load(path, field_map=field_map)
+    review = open_review(path, field_map, use_journal=journal, writable=False)
+    store = review.store
     if not journal:
         return Opened(store, _file_label(store), [])
-    review = Review(store, Journal(journal_path(path)))
     warnings = list(review.warnings)
+    name = review.journal.name if review.journal is not None else journal_path(path)
     if review.orphans:
-        warnings.append(
-            f"{journal_path(path)}: {len(review.orphans)} entries name runs no longer in the file"
-        )
+        warnings.append(f"{name}: {len(review.orphans)} entries name runs no longer in the file")
+    if review.stale:
+        warnings.append(f"{name}: {len(review.stale)} entries left out: their runs changed in the file since")
     return Opened(store, review.label, warnings)
 
 
