@@ -167,6 +167,9 @@ class Review:
         states = self.states.get(row)
         if not states:
             return None, None
+        if len(states) == 1:  # the common case, on the replay's hot path
+            (state,) = states.values()
+            return (state.label, "reviewer") if state.label is not None else (None, None)
         labels = {state.label for state in states.values() if state.label is not None}
         if len(labels) == 1:
             return labels.pop(), "reviewer"
@@ -363,7 +366,8 @@ class Review:
         return {row}
 
     def _derived(self, row: int) -> tuple[bool | None, bool]:
-        return self.label(row), self.is_lucky(row)
+        label = self.label(row)
+        return label, label is True and self.store.stage[row] == S_RETRIEVAL
 
     def _settle(self, row: int, before: tuple[bool | None, bool]) -> None:
         """Bring the counts, marks and stage of one row in line with its new state."""
@@ -372,17 +376,21 @@ class Review:
         if reviewed != (row in self._reviewed):
             self.reviewed += 1 if reviewed else -1
             (self._reviewed.add if reviewed else self._reviewed.discard)(row)
-        (self.conflicts.add if source == "conflict" else self.conflicts.discard)(row)
+        if source == "conflict":
+            self.conflicts.add(row)
+        elif self.conflicts:
+            self.conflicts.discard(row)
         old_label, was_lucky = before
-        if self.label(row) != old_label:
-            self._rediagnose(row, was_lucky)
+        label = team if team is not None else label_value(self.store.file_label[row])
+        if label != old_label:
+            self._rediagnose(row, was_lucky, label)
 
-    def _rediagnose(self, row: int, was_lucky: bool) -> None:
-        """Exactly one run through the rule again, with the label now in force."""
+    def _rediagnose(self, row: int, was_lucky: bool, label: bool | None) -> None:
+        """Exactly one run through the rule again, with the label now in force (`label`)."""
         store = self.store
         old_code = store.stage[row]
         fields = store.fields(row)
-        diagnosis = diagnose_fields(fields.required, fields.context, self.label(row))
+        diagnosis = diagnose_fields(fields.required, fields.context, label)
         code = stage_code(diagnosis)
         store.stage[row] = code
         if diagnosis.get("missing"):
@@ -391,7 +399,7 @@ class Review:
             store.missing.pop(row, None)
         self.counts[old_code] -= 1
         self.counts[code] += 1
-        self.lucky += self.is_lucky(row) - was_lucky
+        self.lucky += (label is True and code == S_RETRIEVAL) - was_lucky
 
     def _drop_stale(self, run: str, run_digest: str) -> None:
         for key, entry in list(self._stale.items()):
