@@ -589,6 +589,7 @@ def _reviewed(args: argparse.Namespace) -> Any:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    from .core.agreement import format_agreement, review_agreement
     from .core.journal import JournalError
     from .core.spotcheck import format_spot_checks, spot_check_reports
     from .core.stats import format_table, review_stats
@@ -606,12 +607,15 @@ def run_stats(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     stats = review_stats(review)
     reports = spot_check_reports(review, tags)
+    agreement = review_agreement(review)
     if args.json:
-        print(_dumps({**stats.to_json(), "spot_checks": [report.to_json() for report in reports]}))
+        spot_checks = [report.to_json() for report in reports]
+        print(_dumps({**stats.to_json(), "spot_checks": spot_checks, "agreement": agreement.to_json()}))
     else:
         print(format_table(stats, args.file))
         if reports:
             print("\n" + format_spot_checks(reports, tags))
+        print("\n  agreement between reviewers\n" + "\n".join(format_agreement(agreement)))
     return EXIT_INVALID if stats.invalid else EXIT_OK
 
 

@@ -29,9 +29,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .text import visible
+
+if TYPE_CHECKING:
+    from .review import Review
 
 ONE_LABEL = "both said {} on every run they share"
 NO_OVERLAP_WITH_FILE = "no run this reviewer labelled has a label in the file"
@@ -257,3 +260,19 @@ def percent(value: float | None) -> str:
 
 def figure(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
+
+
+def review_agreement(review: Review) -> Agreement:
+    """The figures of a review: every reviewed run's reviewer labels, and the file's label.
+
+    Adjudications are not reviewer labels and take no part; stale records are not
+    applied, so they take none either.
+    """
+    reviewers, file_label = review.reviewers, review.file_label
+    return agreement(
+        (
+            {name: state.label for name, state in reviewers(row).items() if state.label is not None},
+            file_label(row),
+        )
+        for row in review.reviewed_rows()
+    )

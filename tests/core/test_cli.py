@@ -230,6 +230,15 @@ def test_stats_json_counts_stages_lucky_invalid_and_top_ten_missed(
         # precision: undefined where nothing was supplied, 1 on g, p and l
         "metrics": {"recall_mean": 3 / 81, "precision_mean": 1.0, "recall_runs": 81, "precision_runs": 3},
         "spot_checks": [],
+        "agreement": {  # no review journal: nobody labelled, nothing to agree on
+            "reviewers": [],
+            "labelled_runs": 0,
+            "pairable_runs": 0,
+            "pairs": [],
+            "alpha": None,
+            "alpha_reason": "no run has labels from two reviewers",
+            "with_file": [],
+        },
     }
 
 

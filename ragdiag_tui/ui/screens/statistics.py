@@ -1,7 +1,9 @@
-"""StatisticsScreen: runs per stage, lucky answers, and the most-missed documents.
+"""StatisticsScreen: runs per stage, lucky answers, the most-missed documents, and
+how far the reviewers agree.
 
 Choosing a document dismisses the screen with its ID, and the review screen
-filters the table to the runs missing it.
+filters the table to the runs missing it. The agreement figures sit beside the
+rest on a wide terminal; on a narrow one `a` shows them instead of the rest.
 """
 
 from __future__ import annotations
@@ -18,17 +20,20 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...core.agreement import review_agreement
 from ...core.filtering import VIEW_BY_NAME
 from ...core.review import Review
 from ...core.stats import Stats
 from ...core.store import RunStore
 from ...core.text import visible
 from ..typeahead import focus_now
+from ..widgets.agreement_panel import AgreementPanel
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
 
 TOP_DOCUMENTS = 100
 LUCKY_VIEW_KEY = VIEW_BY_NAME["lucky"].key
+AGREEMENT_BESIDE = 136  # columns from which the agreement shows beside the stages
 
 
 class StatisticsScreen(Screen[str | None]):
@@ -37,8 +42,14 @@ class StatisticsScreen(Screen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # A priority binding, so the footer shows it although the list has enter too.
         Binding("enter", "show_runs_missing", "Show runs missing it", priority=True),
+        Binding("a", "toggle_agreement", "Agreement"),
         Binding("escape,s", "close", "Back to runs"),
         Binding("q", "close", "Back", show=False),
+    ]
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"),
+        (AGREEMENT_BESIDE, "-wide"),
     ]
 
     def __init__(self, store: RunStore, review: Review) -> None:
@@ -49,6 +60,9 @@ class StatisticsScreen(Screen[str | None]):
         self.missed_count = len(missed)
         """How many documents some run misses; `documents` holds the top ones."""
         self.documents = Stats(missed=missed).top_missed(TOP_DOCUMENTS)
+        # Blind mode: the figures would tell the labels the reviewer is not to see yet.
+        self.agreement = None if review.blind else review_agreement(review)
+        """The agreement figures shown, or None (blind mode)."""
 
     def compose(self) -> ComposeResult:
         review, store = self.review, self.store
@@ -89,6 +103,7 @@ class StatisticsScreen(Screen[str | None]):
                     )
                 else:
                     yield Static("No run misses any required document.", markup=False)
+        yield AgreementPanel(self.agreement, id="stats-agreement")
         yield Footer()
 
     def _documents_heading(self) -> str:
@@ -116,8 +131,27 @@ class StatisticsScreen(Screen[str | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_runs_missing":
-            return bool(self.documents)
+            return bool(self.documents) and not self.agreement_only
+        if action == "toggle_agreement":
+            return self.has_class("-narrow")  # on a wide screen the figures are always shown
         return True
+
+    @property
+    def agreement_only(self) -> bool:
+        """On a narrow terminal, whether the agreement figures are shown instead of the rest."""
+        return self.has_class("-narrow") and self.has_class("-agreement")
+
+    def action_toggle_agreement(self) -> None:
+        """Narrow terminal: the agreement figures instead of the stages and documents, or back."""
+        self.toggle_class("-agreement")
+        if self.agreement_only:
+            focus_now(self.query_one(AgreementPanel))
+        elif self.documents:
+            focus_now(self.query_one(OptionList))
+        self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.refresh_bindings()  # `a` is offered only on a narrow terminal
 
     def action_close(self) -> None:
         self.dismiss(None)
