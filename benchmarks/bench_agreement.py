@@ -7,20 +7,31 @@ reviewers labelled a run with probability 0.6 (at least one did), agreeing with
 a hidden truth 85% of the time, and a file label on 90% of the runs. Prints the
 best of `--repeat` timings of `agreement()` and its ratio to one bare pass that
 only counts the labels (the least any computation over them could cost).
-Nothing is asserted; the goal is under a second for 100,000 runs and 5 reviewers.
+
+Then the same labels as a real review: a run file (benchmarks/make_runs.py) and
+a journal with every reviewer's entries, opened with `open_review` (timed, for
+scale), and `review_agreement(review)` timed: what the statistics screen and
+`stats` pay. Nothing is asserted; the goal is under a second for 100,000 runs and
+5 reviewers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ragdiag_tui.core.agreement import agreement
+from ragdiag_tui.core.agreement import agreement, review_agreement
+from ragdiag_tui.core.journal import digest, journal_path
+from ragdiag_tui.core.review import open_review
+from ragdiag_tui.core.store import RunStore
 
 
 def make_runs(runs: int, reviewers: int, seed: int = 12) -> list[tuple[dict[str, bool], bool | None]]:
@@ -50,6 +61,30 @@ def bare_pass(runs: list[tuple[dict[str, bool], bool | None]]) -> int:
     return sum(sum(labels.values()) for labels, _ in runs)
 
 
+def review_figures(runs: list[tuple[dict[str, bool], bool | None]], repeat: int) -> tuple[float, float]:
+    """(seconds to open the review, best seconds of `review_agreement`) over a real run file."""
+    with tempfile.TemporaryDirectory() as work:
+        path = Path(work) / "runs.jsonl"
+        maker = Path(__file__).resolve().parent / "make_runs.py"
+        command = [sys.executable, str(maker), str(len(runs)), str(path)]
+        subprocess.run(command, check=True, capture_output=True)
+        store = RunStore.load(path)
+        lines = []
+        for row, (labels, _) in enumerate(runs):
+            if not store.is_valid(row):
+                continue
+            run_digest = digest(store.raw_text(row))
+            for name, label in labels.items():
+                entry = {"v": 1, "run": store.ids[row], "label": label, "note": "", "reviewer": name}
+                entry |= {"at": "2026-11-30T15:00:00.000000Z", "digest": run_digest}
+                lines.append(json.dumps(entry))
+        Path(journal_path(path)).write_text("\n".join(lines) + "\n")
+        start = time.perf_counter()
+        review = open_review(path, writable=False)
+        opened = time.perf_counter() - start
+        return opened, best_of(repeat, review_agreement, review)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -67,6 +102,9 @@ def main() -> None:
     print(f"agreement: {seconds * 1000:.0f} ms (best of {args.repeat})")
     print(f"bare counting pass: {bare * 1000:.0f} ms; ratio {seconds / bare:.1f}x")
     print(f"{len(result.pairs)} pairs, alpha {result.alpha:.3f}")
+    opened, seconds = review_figures(runs, args.repeat)
+    print(f"as a review: opening the file and journal {opened:.2f} s (for scale);")
+    print(f"review_agreement(review): {seconds * 1000:.0f} ms (best of {args.repeat})")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from itertools import compress, repeat
 import msgspec
 
 from .review import Review
+from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
 from .stages import S_RETRIEVAL, STAGE_CODE, STAGES
 from .store import RunStore
 
@@ -41,8 +42,16 @@ VIEWS = (
     View("L", "lucky", "Lucky answers"),
     View("U", "unreviewed", "Unreviewed"),
     View("R", "reviewed", "Reviewed"),
+    View("C", "conflicts", "Conflicts"),
 )
 VIEW_BY_NAME = {view.name: view for view in VIEWS}
+LABEL_STAGES = frozenset({RETRIEVAL, GENERATION, PASS, LABEL_ERROR})
+"""The stages the label in force decides between (a run without required IDs is unresolved,
+an invalid line invalid, whatever the label)."""
+LABEL_STAGE_CODES = frozenset(STAGE_CODE[name] for name in LABEL_STAGES)
+REVEALING_VIEWS = frozenset({*LABEL_STAGES, "lucky", "conflicts"})
+"""Views whose rows tell a run's label in force (or that reviewers disagree on it): in blind
+mode they list only the runs this reviewer has labelled (`Review.revealed`)."""
 
 
 def rows_with_stage(stage: bytearray, code: int) -> list[int]:
@@ -58,6 +67,14 @@ def rows_with_stage(stage: bytearray, code: int) -> list[int]:
 
 def view_rows(store: RunStore, review: Review, view: str) -> list[int]:
     """The rows of one view, in file order."""
+    rows = _view_rows(store, review, view)
+    if review.blind and view in REVEALING_VIEWS:
+        revealed = review.revealed
+        return [row for row in rows if revealed(row)]
+    return rows
+
+
+def _view_rows(store: RunStore, review: Review, view: str) -> list[int]:
     if view == "all":
         return list(range(len(store)))
     if view in STAGE_CODE:
@@ -69,6 +86,8 @@ def view_rows(store: RunStore, review: Review, view: str) -> list[int]:
     if view == "unreviewed":
         is_reviewed = review.is_reviewed
         return [row for row in range(len(store)) if not is_reviewed(row) and store.is_valid(row)]
+    if view == "conflicts":
+        return sorted(review.conflicts)
     raise ValueError(f"unknown view: {view}")
 
 
@@ -101,6 +120,14 @@ def row_matches(
 
 def in_view_test(store: RunStore, review: Review, view: str) -> Callable[[int], bool]:
     """Whether a row is in `view`, one row at a time."""
+    test = _in_view_test(store, review, view)
+    if review.blind and view in REVEALING_VIEWS:
+        revealed = review.revealed
+        return lambda row: test(row) and revealed(row)
+    return test
+
+
+def _in_view_test(store: RunStore, review: Review, view: str) -> Callable[[int], bool]:
     if view in STAGE_CODE:
         code, stage = STAGE_CODE[view], store.stage
         return lambda row: stage[row] == code
@@ -110,6 +137,8 @@ def in_view_test(store: RunStore, review: Review, view: str) -> Callable[[int], 
         return review.is_reviewed
     if view == "unreviewed":
         return lambda row: store.is_valid(row) and not review.is_reviewed(row)
+    if view == "conflicts":
+        return review.is_conflict
     if view == "all":
         return lambda row: True
     raise ValueError(f"unknown view: {view}")

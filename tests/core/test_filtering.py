@@ -97,7 +97,7 @@ def test_every_declared_view_is_accepted_and_has_its_own_key(store: RunStore, re
     assert len({view.key for view in VIEWS}) == len(VIEWS)
     assert set(VIEW_BY_NAME) == {
         "all", "retrieval", "generation", "pass", "unresolved", "answer-label",
-        "invalid", "lucky", "unreviewed", "reviewed",
+        "invalid", "lucky", "unreviewed", "reviewed", "conflicts",
     }  # fmt: skip
     for name in VIEW_BY_NAME:
         view_rows(store, review, name)

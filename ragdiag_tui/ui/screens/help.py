@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..typeahead import focus_now
-from ..widgets.stages import LUCKY_MARK
+from ..widgets.stages import CONFLICT_MARK, LUCKY_MARK
 
 KEY_WIDTH = 11
 
@@ -22,8 +22,9 @@ MARKS = (
     (LUCKY_MARK, "lucky", "lucky answer: labelled correct, evidence missing"),
     ("✓", "reviewed", "reviewed: a reviewer set a label (a note or tags alone are not a review)"),
     ("!", "unsaved", "changed, but not saved to the journal"),
+    (CONFLICT_MARK, "unsaved", "in conflict: reviewers disagree (C lists them, J adjudicates)"),
     ("✎", "reviewed", "has a note (c shows or edits it)"),
-    ("from", "key", "whose label is in force: the file's or a reviewer's"),
+    ("from", "key", "whose label is in force: file, reviewer, adjudged (adjudicated) or conflict"),
     ("·", "key", "no required document is missing"),
 )
 

@@ -32,6 +32,13 @@ LABEL_BINDINGS: list[BindingType] = [
     ),
     Binding("c", "edit_note", "Note", tooltip="Add or edit a note on the run"),
     Binding("ctrl+z", "undo", "Undo", tooltip="Undo the last label or note change"),
+    Binding(
+        "J",
+        "adjudicate",
+        "Adjudicate",
+        show=False,
+        tooltip="Set the final label of the run over its reviewers' labels (asks first)",
+    ),
 ]
 REVIEW_LOOP_BINDINGS: list[BindingType] = [
     Binding(

@@ -22,6 +22,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
+from ...core.blind import shown_counts
 from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
 from ...core.review import Review, ReviewOptions
 from ...core.sorting import FILE_ORDER
@@ -172,18 +173,22 @@ class ReviewScreen(Screen[None]):
 
     def _show_summary(self, loading: bool = False) -> None:
         review = self.review
-        if review is not None:
-            counts: list[int] = review.counts
-        else:
+        summary = self.query_one(StageSummary)
+        if review is None:
             counts = [self.store.stage.count(code) for code in range(len(STAGE_CODE))]
-        self.query_one(StageSummary).show_counts(
-            counts,
-            review.lucky if review else None,
-            review.reviewed if review else None,
+            summary.show_counts(counts, None, None, loading=loading)
+            return
+        shown = shown_counts(review)  # blind mode: nothing that tells a hidden label
+        summary.show_counts(
+            shown.counts,
+            shown.lucky,
+            review.reviewed,
             loading=loading,
-            stale=len(review.stale) if review else 0,
+            stale=len(review.stale),
             lead=self.summary_lead(),
             flags=["auto-advance"] if self.auto_advance else [],
+            conflicts=shown.conflicts,
+            hidden=shown.hidden,
         )
 
     def show_summary(self) -> None:
@@ -349,6 +354,11 @@ class ReviewScreen(Screen[None]):
 
     def action_undo(self) -> None:
         self.labelling.undo()
+
+    def action_adjudicate(self) -> None:
+        from .adjudicate import adjudicate
+
+        adjudicate(self)
 
     def show_changed_run(self, row: int) -> None:
         """Redraw a run that just changed; it stays in the view until the cursor leaves it."""

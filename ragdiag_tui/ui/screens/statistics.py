@@ -21,6 +21,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.agreement import review_agreement
+from ...core.blind import shown_counts
 from ...core.filtering import VIEW_BY_NAME
 from ...core.review import Review
 from ...core.stats import Stats
@@ -60,6 +61,8 @@ class StatisticsScreen(Screen[str | None]):
         self.missed_count = len(missed)
         """How many documents some run misses; `documents` holds the top ones."""
         self.documents = Stats(missed=missed).top_missed(TOP_DOCUMENTS)
+        self.shown = shown_counts(review)
+        """The counts shown: in blind mode, only those of the runs this reviewer labelled."""
         # Blind mode: the figures would tell the labels the reviewer is not to see yet.
         self.agreement = None if review.blind else review_agreement(review)
         """The agreement figures shown, or None (blind mode)."""
@@ -77,8 +80,15 @@ class StatisticsScreen(Screen[str | None]):
                 id="stats-title",
             )
             yield Static("Runs per stage", classes="stats-heading", markup=False)
-            yield StageBars(review.counts, id="stage-bars")
-            lucky = f"{review.lucky:,}"
+            yield StageBars(self.shown.counts, id="stage-bars")
+            if self.shown.hidden is not None:
+                yield Static(
+                    f"Blind mode: {self.shown.hidden:,} runs you have not labelled yet are left out "
+                    "of the stages above and of the lucky answers.",
+                    classes="stats-blind",
+                    markup=False,
+                )
+            lucky = f"{self.shown.lucky:,}"
             indent = " " * len(f"{LUCKY_MARK} Lucky answers  {lucky}  ")
             yield Static(
                 Content.assemble(

@@ -18,8 +18,10 @@ from textual.style import Style
 from textual.widgets import Static
 
 from ...core.explain import ABSENT, describe_label, invalid_reason, reason
+from ...core.filtering import LABEL_STAGE_CODES
 from ...core.stages import S_INVALID, S_RETRIEVAL
 from ...core.text import visible
+from .reviewers import reviewers_block, team_label
 from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word, stage_style
 
 if TYPE_CHECKING:
@@ -28,6 +30,15 @@ if TYPE_CHECKING:
 
 TEXT_FIELDS = ("question", "answer")  # shown near the top, each in its own row
 SHOWN_ELSEWHERE = ("id", "required", "context", "correct", *TEXT_FIELDS)
+BLIND_REASON = (
+    "Blind mode: the diagnosis, the file's label and the other reviewers' labels show once you "
+    "label this run (y correct, n incorrect)."
+)
+IN_FORCE = {  # why the label in force is what it is, by `Review.label_source`
+    "adjudication": "adjudicated",
+    "reviewer": "from the reviewers",
+    "conflict": "the file's: the reviewers disagree",
+}
 MAX_VALUE = 4000  # characters of one field's value (the question and answer too) shown before cutting
 MAX_ID = 10_000  # characters of one ID: IDs that differ in one place must show it, but not 10 MB
 MAX_IDS = 200  # IDs listed in one column; the rest are counted (a run may have 10,000)
@@ -154,15 +165,6 @@ def fold(content: Content, width: int, indent: int = ID_INDENT) -> Content:
     return Content("\n").join(lines)
 
 
-def when(at: str) -> str:
-    """'2025-01-02T03:04:05.678Z' as '2025-01-02 03:04 UTC'; anything else shown escaped.
-
-    `at` comes from the journal, which anyone can edit: an escape sequence in it
-    (an OSC 52 would write the clipboard) must reach the screen as visible text.
-    """
-    return visible(f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at)
-
-
 class RunDetail(VerticalScroll, can_focus=True):
     """The detail pane of one run."""
 
@@ -179,6 +181,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         "run-detail--lucky",
         "run-detail--reviewer",
         "run-detail--unsaved",
+        "run-detail--conflict",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -264,11 +267,11 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._ids_of = None
         self._show_text_fields({})
 
-    def _heading(self, store: RunStore, row: int, *extra: tuple[str, str]) -> Content:
+    def _heading(self, store: RunStore, row: int, *extra: tuple[str, str], hidden: bool = False) -> Content:
         code = store.stage[row]
         run_id = store.ids[row]
         return Content.assemble(
-            (f" {STAGE_TITLES[code].upper()} ", stage_style(code)),
+            (" HIDDEN ", _c("muted")) if hidden else (f" {STAGE_TITLES[code].upper()} ", stage_style(code)),
             *extra,
             "  ",
             (visible(cut(run_id, MAX_ID)), _c("heading")) if run_id else ("(no id)", _c("muted")),
@@ -294,10 +297,14 @@ class RunDetail(VerticalScroll, can_focus=True):
         label = review.label(row) if review is not None else raw.get("correct")
         label = label if isinstance(label, bool) else None
         code = store.stage[row]
-        lucky = code == S_RETRIEVAL and label is True
-        extra = (("  ", ""), (f" {LUCKY_MARK} LUCKY ANSWER ", _c("lucky"))) if lucky else ()
-        self._set("run-heading", self._heading(store, row, *extra))
-        self._set("run-reason", reason(store.diagnosis(row), label, raw.get("correct", ABSENT)))
+        if review is not None and not review.revealed(row):  # blind mode, not labelled yet
+            self._set("run-heading", self._heading(store, row, hidden=code in LABEL_STAGE_CODES))
+            self._set("run-reason", Content.assemble((BLIND_REASON, _c("muted"))))
+        else:
+            lucky = code == S_RETRIEVAL and label is True
+            extra = (("  ", ""), (f" {LUCKY_MARK} LUCKY ANSWER ", _c("lucky"))) if lucky else ()
+            self._set("run-heading", self._heading(store, row, *extra))
+            self._set("run-reason", reason(store.diagnosis(row), label, raw.get("correct", ABSENT)))
         self._show_text_fields(raw)
         if self._ids_of is None or self._ids_of[0] is not store or self._ids_of[1] != row:
             self._show_ids(raw.get("required"), raw.get("context"))
@@ -361,6 +368,8 @@ class RunDetail(VerticalScroll, can_focus=True):
     def _labels(self, raw: dict[str, Any], review: Review | None, row: int) -> Content:
         raw_label = raw.get("correct", ABSENT)
         file_label = raw_label if isinstance(raw_label, bool) else None
+        if review is not None and not review.revealed(row):  # blind mode, not labelled yet
+            return self._blind_labels(review, row)
         lines = [
             field_line(
                 "File label",
@@ -370,25 +379,21 @@ class RunDetail(VerticalScroll, can_focus=True):
         if review is None:
             lines.append(field_line("Reviewer label", Content.assemble(("loading…", _c("muted")))))
             return Content("").join(lines).rstrip()
-        mine = review.reviewer_label(row)
-        if mine is None:
-            hint = "none  (y correct, n incorrect, space flips)"
-            mine_text = Content.assemble((hint, _c("muted")))
-        else:
-            who = review.reviewed_by(row)
-            by = f"  by {visible(who[0])}, {when(who[1])}" if who else ""
-            mine_text = Content.assemble((label_word(mine), _c("reviewer")), (by, _c("muted")))
-        lines.append(field_line("Reviewer label", mine_text))
+        lines.append(field_line("Reviewer label", team_label(review, row)))
         source = review.label_source(row)
         lines.append(
             field_line(
                 "In force",
                 Content.assemble(
                     label_word(review.label(row)),
-                    (f"  (from the {source})" if source else "  (no label)", _c("muted")),
+                    (
+                        f"  ({IN_FORCE.get(source, f'from the {source}')})" if source else "  (no label)",
+                        _c("muted"),
+                    ),
                 ),
             )
         )
+        lines.append(reviewers_block(review, row))
         note = review.note(row)
         if note:
             lines.append(field_block("Note", multiline(note)))
@@ -401,6 +406,23 @@ class RunDetail(VerticalScroll, can_focus=True):
                     Content.assemble(("NOT SAVED: the last change did not reach the disk", _c("unsaved"))),
                 )
             )
+        return Content("").join(lines).rstrip()
+
+    def _blind_labels(self, review: Review, row: int) -> Content:
+        """Blind mode, before this reviewer labelled the run: only what tells no label."""
+        hidden = Content.assemble(("hidden until you label this run (blind mode)", _c("muted")))
+        mine = review.state(row)
+        lines = [
+            field_line("File label", hidden),
+            field_line(
+                "Your label", Content.assemble(("none  (y correct, n incorrect, space flips)", _c("muted")))
+            ),
+            reviewers_block(review, row),
+        ]
+        if mine is not None and mine.note:
+            lines.append(field_block("Your note", multiline(mine.note)))
+        else:
+            lines.append(field_line("Your note", Content.assemble(("none  (c to add one)", _c("muted")))))
         return Content("").join(lines).rstrip()
 
     def _fields(self, raw: dict[str, Any]) -> Content:

@@ -23,17 +23,21 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.filtering import LABEL_STAGE_CODES
 from ...core.sorting import ASCENDING, FILE_ORDER, SORT_COLUMNS
 from ...core.stages import S_INVALID, S_RETRIEVAL, STAGES
 from ...core.store import label_value
 from ...core.text import visible
-from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word
+from .stages import CONFLICT_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
     from ...core.review import Review
     from ...core.store import RunStore
 
 MAX_ID_WIDTH = 28
+# The "from" column: where the label in force comes from, in at most its 8 cells.
+SOURCE_WORDS = {"adjudication": "adjudged"}
+SOURCE_STYLES = {"reviewer": "reviewer", "adjudication": "reviewer", "conflict": "conflict"}
 # (title, width, right-aligned); the id width is set from the data and the
 # question takes what is left. The unnamed columns hold marks: reviewed (✓),
 # not saved (!) and noted (✎) first, the lucky answer (★) before the question.
@@ -84,6 +88,15 @@ def count(n: int) -> str:
     return f"{n // size}{unit}"  # the store counts in 32 bits: at most 4.2G
 
 
+def row_mark(review: Review, row: int) -> str:
+    """The run's mark: not saved (!), in conflict (≠), reviewed (✓), or none."""
+    if row in review.unsaved:
+        return "!"
+    if review.is_conflict(row):
+        return CONFLICT_MARK
+    return "✓" if review.is_reviewed(row) else ""
+
+
 class RunTable(ScrollView, can_focus=True):
     """A cursor over an index of rows; posts `CursorMoved` when the run under it changes."""
 
@@ -94,6 +107,7 @@ class RunTable(ScrollView, can_focus=True):
         "run-table--reviewer",
         "run-table--lucky",
         "run-table--unsaved",
+        "run-table--conflict",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -361,25 +375,46 @@ class RunTable(ScrollView, can_focus=True):
         if review is None:  # still loading: the file's labels
             label = label_value(store.file_label[row])
             source, mark, noted = "file" if label is not None else "", "", ""
+        elif not review.revealed(row):  # blind mode: nothing that tells a label until labelled
+            return self._blind_cells(row, stage if code not in LABEL_STAGE_CODES else ("hidden", muted))
         else:
             label = review.label(row)
             source = review.label_source(row) or ""
-            mark = "!" if row in review.unsaved else "✓" if review.is_reviewed(row) else ""
+            mark = row_mark(review, row)
             noted = "✎" if review.note(row) else ""
         lucky = label is True and code == S_RETRIEVAL
         label_style = self._style("lucky") if lucky else none
         if source == "reviewer":
             label_style = label_style + self._style("reviewer")
         n_missing = len(store.missing.get(row, ()))
+        mark_style = {"!": "unsaved", CONFLICT_MARK: "conflict"}.get(mark, "reviewer")
         return [
-            ((mark or " ") + noted, self._style("unsaved") if mark == "!" else self._style("reviewer")),
+            ((mark or " ") + noted, self._style(mark_style)),
             (shown(store.ids[row]), none),
             stage,
             (label_word(label), label_style if label is not None else muted),
-            (source, self._style("reviewer") if source == "reviewer" else muted),
+            (SOURCE_WORDS.get(source, source), self._style(SOURCE_STYLES.get(source, "muted"))),
             (count(n_missing) if n_missing else "·", none if n_missing else muted),
             (count(store.n_required[row]), none),
             (count(store.n_context[row]), none),
             (LUCKY_MARK if lucky else "", self._style("lucky")),
+            (shown(store.questions[row]), none),
+        ]
+
+    def _blind_cells(self, row: int, stage: tuple[str, Style]) -> list[tuple[str, Style]]:
+        """A run this reviewer has not labelled yet, in blind mode: no label, no lucky mark,
+        no stage or missing count that would tell one."""
+        store, muted, none = self.store, self._style("muted"), Style()
+        assert store is not None
+        return [
+            (" ", none),
+            (shown(store.ids[row]), none),
+            stage,
+            ("hidden", muted),
+            ("", none),
+            ("", none),
+            (count(store.n_required[row]), none),
+            (count(store.n_context[row]), none),
+            ("", none),
             (shown(store.questions[row]), none),
         ]

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ...core.stages import S_INVALID
-from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, stage_style
+from .stages import CONFLICT_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, stage_style
 
 GAP = "  "
 
@@ -32,6 +32,7 @@ class StageSummary(Static):
         "stage-summary--lucky",
         "stage-summary--stale",
         "stage-summary--lead",
+        "stage-summary--conflict",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -48,13 +49,17 @@ class StageSummary(Static):
         lead: Sequence[Content] = (),
         flags: Sequence[str] = (),
         stale: int = 0,
+        *,
+        conflicts: int = 0,
+        hidden: int | None = None,
     ) -> None:
         """Counts per stage code; lucky and reviewed are None until the review is ready.
 
         `lead`: items shown first (a spot-check's progress); `flags`: modes in force
         (auto-advance), shown last; `stale` journal entries held aside (shown only when
-        there are some)."""
-        runs = sum(counts) - counts[S_INVALID]
+        there are some); `conflicts` runs whose reviewers disagree (shown when there are
+        some); `hidden`, in blind mode, the runs whose stage is not told until labelled."""
+        runs = sum(counts) - counts[S_INVALID] + (hidden or 0)
         tail: list[Content] = []
         if stale:
             tail.append(
@@ -63,6 +68,24 @@ class StageSummary(Static):
                     ("stale ", ".stage-summary--stale"),
                     (f"{stale:,}", ".stage-summary--stale"),
                     (" (S)", ".stage-summary--muted"),
+                )
+            )
+        if conflicts:
+            tail.append(
+                Content.assemble(
+                    ("│ ", ".stage-summary--muted"),
+                    (f"{CONFLICT_MARK} ", ".stage-summary--conflict"),
+                    "conflicts ",
+                    (f"{conflicts:,}", ".stage-summary--conflict"),
+                )
+            )
+        if hidden is not None:
+            tail.append(
+                Content.assemble(
+                    ("│ ", ".stage-summary--muted"),
+                    "blind ",
+                    (f"{hidden:,}", ".stage-summary--count"),
+                    (" hidden", ".stage-summary--muted"),
                 )
             )
         tail += [Content.assemble((f"({flag})", ".stage-summary--muted")) for flag in flags]

@@ -13,6 +13,10 @@ STAGE_TITLES = tuple(stage.title for stage in STAGES)
 # the table, the summary, the detail pane and the help screen.
 LUCKY_MARK = "★"
 
+# Marks a run in conflict (its reviewers set different labels, no adjudication yet):
+# the table, the summary, the detail pane and the help screen.
+CONFLICT_MARK = "≠"
+
 
 def stage_style(code: int) -> str:
     """The `.stage--x` style of a stage code, for `Content.assemble`."""
