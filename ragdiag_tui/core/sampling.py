@@ -31,8 +31,9 @@ from .filtering import VIEW_BY_NAME, filter_rows, rows_with_stage, view_rows
 from .review import Review
 from .store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
 
-SAMPLE_VIEWS = tuple(VIEW_BY_NAME)
-"""The view names a sample may be drawn from, as the command line spells them."""
+SAMPLE_VIEWS = tuple(name for name in VIEW_BY_NAME if name != "conflicts")
+"""The view names a sample may be drawn from, as the command line spells them. Not the
+conflicts view: a conflict is settled by adjudication, every one of them, not sampled."""
 
 NOUNS = {
     "all": "runs",

@@ -57,10 +57,10 @@ async def test_conflicts_view_lists_only_runs_whose_reviewers_disagree(team_path
     app = create_app(team_path, reviewer="cy")
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        assert "≠ conflicts 1" in screen_text(pilot)
+        assert "≠ conflicts 1" in screen_text(pilot.app)
         await pilot.press("C")
         assert screen.rows == [GEN]
-        assert "Conflicts" in screen_text(pilot)
+        assert "Conflicts" in screen_text(pilot.app)
         # ≠ in conflict, ✎ noted (ann's note)
         assert line_of(pilot, "gen-2").split()[:5] == ["≠✎", "gen-2", "generation", "incorrect", "conflict"]
         assert line_of(pilot, "gen-2") == table_lines(pilot)[1]
@@ -80,7 +80,7 @@ async def test_detail_lists_every_reviewers_label_tags_note_and_time(team_path: 
         screen = await loaded(pilot)
         table(pilot).cursor = GEN
         await pilot.pause()
-        text = detail_text(pilot)
+        text = detail_text(pilot.app)
         assert "≠ in conflict" in text
         assert "In force       incorrect  (the file's: the reviewers disagree)" in text
         ann = next(line for line in text.splitlines() if "ann" in line)
@@ -103,7 +103,7 @@ async def test_J_asks_first_and_journals_the_final_label_as_an_adjudication(team
         await pilot.pause()
         await pilot.press("J")
         assert isinstance(app.screen, AdjudicateDialog)
-        dialog_text = screen_text(pilot)
+        dialog_text = screen_text(pilot.app)
         assert "ann: correct" in dialog_text and "bo: incorrect" in dialog_text
         await pilot.press("escape")  # cancelled: nothing changes
         assert review.adjudication(GEN) is None and review.is_conflict(GEN)
@@ -115,7 +115,7 @@ async def test_J_asks_first_and_journals_the_final_label_as_an_adjudication(team
         assert adjudication is not None and adjudication.label is True
         assert not review.is_conflict(GEN)
         assert line_of(pilot, "gen-2").split()[:5] == ["✓✎", "gen-2", "pass", "correct", "adjudged"]
-        assert "Adjudicated    correct  by cy" in detail_text(pilot)
+        assert "Adjudicated    correct  by cy" in detail_text(pilot.app)
         assert "conflicts" not in str(screen.query_one(StageSummary).visual)
     last = journal(team_path)[-1]
     fields = [last[key] for key in ("kind", "run", "label", "reviewer")]
@@ -149,7 +149,7 @@ async def test_blind_mode_hides_the_file_label_other_labels_and_the_lucky_mark(t
         assert "★" not in line and "correct" not in line
         table(pilot).cursor = LUCKY
         await pilot.pause()
-        text = detail_text(pilot)
+        text = detail_text(pilot.app)
         assert "HIDDEN" in text and "LUCKY" not in text
         assert "hidden until you label this run" in text
         assert "1 other reviewer has reviewed this run" in text
@@ -164,7 +164,7 @@ async def test_blind_mode_hides_the_file_label_other_labels_and_the_lucky_mark(t
         await pilot.press("y")  # labelled: everything shows
         line = line_of(pilot, "lucky-3")
         assert line.split()[:4] == ["✓", "lucky-3", "retrieval", "correct"] and "★" in line
-        text = detail_text(pilot)
+        text = detail_text(pilot.app)
         assert "LUCKY ANSWER" in text and "ann" in text and "File label     correct  (true)" in text
 
 
@@ -175,7 +175,7 @@ async def test_blind_statistics_leave_out_unlabelled_runs_and_the_agreement(team
         await pilot.press("s")
         assert isinstance(app.screen, StatisticsScreen)
         assert app.screen.agreement is None
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         assert "Hidden in blind mode" in text and "ann" not in text
         assert "runs you have not labelled yet are left out" in text
 
@@ -188,7 +188,7 @@ async def test_statistics_show_the_agreement_beside_the_stages_when_wide(team_pa
         assert isinstance(app.screen, StatisticsScreen)
         panel = app.screen.query_one(AgreementPanel)
         assert panel.display
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         pair = next(line for line in text.splitlines() if "ann · bo" in line)
         assert pair.split()[-3:] == ["2", "50.0%", "0.000"]  # ann [T, T], bo [T, F]: kappa 0
         assert "Krippendorff's alpha" in text and "Runs per stage" in text
@@ -199,13 +199,13 @@ async def test_statistics_show_the_agreement_on_a_key_when_narrow(team_path: Pat
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         await pilot.press("s")
-        assert "Agreement between reviewers" not in screen_text(pilot)
-        assert "Runs per stage" in screen_text(pilot)
+        assert "Agreement between reviewers" not in screen_text(pilot.app)
+        assert "Runs per stage" in screen_text(pilot.app)
         await pilot.press("a")
-        text = screen_text(pilot)
+        text = screen_text(pilot.app)
         assert "Agreement between reviewers" in text and "Runs per stage" not in text
         await pilot.press("a")
-        assert "Runs per stage" in screen_text(pilot)
+        assert "Runs per stage" in screen_text(pilot.app)
 
 
 async def test_hostile_reviewer_names_show_literally(runs_path: Path) -> None:
@@ -215,7 +215,7 @@ async def test_hostile_reviewer_names_show_literally(runs_path: Path) -> None:
     app: RagdiagApp = create_app(runs_path, reviewer="cy")
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot)
-        text = detail_text(pilot)  # PASS is the first run
+        text = detail_text(pilot.app)  # PASS is the first run
         assert "[b]x[/b]\\x1b[31m" in text and "\x1b" not in text
         await pilot.press("s")
-        assert "[b]x[/b]\\x1b[31m · bo" in screen_text(pilot)
+        assert "[b]x[/b]\\x1b[31m · bo" in screen_text(pilot.app)
