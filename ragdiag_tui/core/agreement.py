@@ -268,11 +268,8 @@ def review_agreement(review: Review) -> Agreement:
     Adjudications are not reviewer labels and take no part; stale records are not
     applied, so they take none either.
     """
-    reviewers, file_label = review.reviewers, review.file_label
+    file_label = review.file_label
     return agreement(
-        (
-            {name: state.label for name, state in reviewers(row).items() if state.label is not None},
-            file_label(row),
-        )
-        for row in review.reviewed_rows()
+        ({name: state.label for name, state in states.items() if state.label is not None}, file_label(row))
+        for row, states in review.states.items()
     )
