@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core.text import visible
+from ..typeahead import focus_now
 from ..widgets.reviewers import when
 from ..widgets.stages import CONFLICT_MARK, label_word
 
@@ -54,7 +55,7 @@ class AdjudicateDialog(ModalScreen[Decision]):
                 yield Button("Cancel", variant="primary", id="cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#cancel", Button).focus()
+        focus_now(self.query_one("#cancel", Button))
 
     @on(Button.Pressed, "#correct")
     def _correct(self) -> None:
