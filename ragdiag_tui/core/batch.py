@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import msgspec
@@ -17,10 +17,20 @@ import msgspec
 from .atomic import STDOUT, open_output
 from .journal import journal_path
 from .jsonutil import dumps, escape_line_breaks_utf8, escape_terminal_controls_utf8
-from .loading import LoadError, Record, Run, read_runs
+from .loading import LoadError, read_runs
 from .mapping import FieldMap
 from .metrics import defined, id_metrics
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, stage_of
+from .rule import as_diagnosis
+from .stages import (
+    RULE_STAGE_NAMES,
+    S_GENERATION,
+    S_INVALID,
+    S_LABEL_ERROR,
+    S_PASS,
+    S_RETRIEVAL,
+    S_UNRESOLVED,
+    STAGE_NAMES,
+)
 from .stats import Stats
 
 _encoder = msgspec.json.Encoder()
@@ -78,83 +88,101 @@ def write_diagnoses(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        flush = _flush_terminal if for_terminal else _flush
-        return _write(read_runs(path, field_map=field_map), out, metrics, flush)
+        writer = _DiagnosisWriter(out, metrics, _flush_terminal if for_terminal else _flush)
+        for error in read_runs(path, field_map=field_map, sink=writer):
+            writer.add_error(error)
+        return writer.finish()
     finally:
         if was_enabled:
             gc.enable()
 
 
 # Every diagnosis but retrieval's is one of four constant objects: encode each once.
-_CONSTANT_TAILS = {
-    stage: _encoder.encode(diagnosis)[1:]
-    for stage, diagnosis in {
-        GENERATION: {"stage": GENERATION, "missing": []},
-        PASS: {"stage": PASS, "missing": []},
-        UNRESOLVED: {"stage": UNRESOLVED},
-        None: {"error": LABEL_ERROR},
-    }.items()
+_CONSTANT_TAILS: dict[int, bytes] = {
+    code: _encoder.encode(as_diagnosis(STAGE_NAMES[code], [] if code in (S_GENERATION, S_PASS) else None))[1:]
+    for code in (S_GENERATION, S_PASS, S_UNRESOLVED, S_LABEL_ERROR)
 }
 
 
-def _append_run(buffer: bytearray, run: Run) -> None:
-    """`{"id": ..., <diagnosis>}` and a newline, byte for byte as encoding the merged dict."""
-    diagnosis = run.diagnosis
-    tail = _CONSTANT_TAILS.get(diagnosis.get("stage"))
-    start = len(buffer)
-    if tail is not None:
-        buffer += b'{"id":'
-        try:
-            _encoder.encode_into(run.id, buffer, -1)
-        except (msgspec.EncodeError, UnicodeEncodeError):
-            del buffer[start:]
-        else:
-            buffer += b","
-            buffer += tail
-            buffer += b"\n"
-            return
-    line = {"id": run.id}
-    line.update(diagnosis)
-    _append_line(buffer, line)
+class _DiagnosisWriter:
+    """A `loading.RunSink` that writes each run's line as it is read, and counts."""
 
+    def __init__(
+        self,
+        out: BinaryIO,
+        metrics: bool = False,
+        write: Callable[[BinaryIO, bytearray], None] = _flush,
+    ) -> None:
+        self.out = out
+        self.write = write  # how the buffer goes out: escaped for a terminal, or not
+        self.metrics = metrics  # each line also has the run's recall and precision
+        self.buffer = bytearray()
+        self.counts = [0] * len(STAGE_NAMES)
+        self.lucky = 0
 
-def _append_run_with_metrics(buffer: bytearray, run: Run) -> None:
-    line = {"id": run.id}
-    line.update(run.diagnosis)
-    recall, precision = id_metrics(run.required, run.context)
-    line["recall"] = defined(recall)
-    line["precision"] = defined(precision)
-    _append_line(buffer, line)
-
-
-def _write(
-    records: Iterable[Record],
-    out: BinaryIO,
-    metrics: bool = False,
-    flush: Callable[[BinaryIO, bytearray], None] = _flush,
-) -> Stats:
-    """Write a line per record."""
-    append_run = _append_run_with_metrics if metrics else _append_run
-    stats = Stats()
-    stages = stats.stages
-    buffer = bytearray()
-    for record in records:
-        if type(record) is Run:
-            append_run(buffer, record)
-            diagnosis = record.diagnosis
-            stage = stage_of(diagnosis)
-            stages[stage] += 1
-            lucky = record.label is True and stage == RETRIEVAL
-            stats.lucky += lucky
-        else:
-            stats.invalid += 1
-            _append_line(buffer, _error_line(record))
+    def add_run(
+        self,
+        line: int,
+        run_id: str,
+        stage: int,
+        label: Any,
+        required: list[str] | None,
+        context: list[str] | None,
+        question: str | None,
+        missing: list[str] | None,
+        raw: bytes,
+        expected: Any,
+    ) -> None:
+        """`{"id": ..., <diagnosis>}` and a newline, byte for byte as encoding the merged dict."""
+        self.counts[stage] += 1
+        buffer = self.buffer
+        tail = None if self.metrics else _CONSTANT_TAILS.get(stage)
+        start = len(buffer)
+        if tail is not None:
+            buffer += b'{"id":'
+            try:
+                _encoder.encode_into(run_id, buffer, -1)
+            except (msgspec.EncodeError, UnicodeEncodeError):
+                del buffer[start:]
+            else:
+                buffer += b","
+                buffer += tail
+                buffer += b"\n"
+                if len(buffer) > FLUSH_AT:
+                    self.flush()
+                return
+        self.lucky += stage == S_RETRIEVAL and label is True
+        line_object = {"id": run_id}
+        line_object.update(as_diagnosis(STAGE_NAMES[stage], missing))
+        if self.metrics:
+            recall, precision = id_metrics(required, context)
+            line_object["recall"] = defined(recall)
+            line_object["precision"] = defined(precision)
+        _append_line(buffer, line_object)
         if len(buffer) > FLUSH_AT:
-            flush(out, buffer)
-            buffer.clear()
-    flush(out, buffer)
-    stats.runs = sum(stages.values())
-    return stats
+            self.flush()
+
+    def add_error(self, error: LoadError) -> None:
+        self.counts[S_INVALID] += 1
+        _append_line(self.buffer, _error_line(error))
+        if len(self.buffer) > FLUSH_AT:
+            self.flush()
+
+    def flush(self) -> None:
+        self.write(self.out, self.buffer)
+        self.buffer.clear()
+
+    def finish(self) -> Stats:
+        """Write what is left; the counts."""
+        self.flush()
+        stats = Stats()
+        for code, name in enumerate(RULE_STAGE_NAMES):
+            if self.counts[code]:
+                stats.stages[name] = self.counts[code]
+        stats.lucky = self.lucky
+        stats.invalid = self.counts[S_INVALID]
+        stats.runs = sum(stats.stages.values())
+        return stats
 
 
 def diagnose_file(

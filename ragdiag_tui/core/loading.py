@@ -28,7 +28,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -37,7 +37,8 @@ from .detect import FileError, detect, value_end
 from .jsonutil import DECODER, decode_exact, dumps
 from .mapping import FieldMap
 from .models import RunFields, validate_run
-from .rule import InvalidRun, diagnose_fields
+from .rule import InvalidRun, as_diagnosis, outcome
+from .stages import STAGE_CODE
 
 Progress = Callable[[int, int], None]
 """Called as `progress(bytes_read, total_bytes)` while a file loads."""
@@ -90,6 +91,29 @@ class LoadError:
 
 
 Record = Run | LoadError
+
+
+class RunSink(Protocol):
+    """Where a `RecordBuilder` puts each valid run, instead of making a `Run` of it.
+
+    The store and the `diagnose` writer are sinks: a big file's runs go into their
+    columns or output with no object per run. `stage` is the stage code
+    (`stages.STAGES`); `missing` is the diagnosis's `missing` (None if it has none).
+    """
+
+    def add_run(
+        self,
+        line: int,
+        run_id: str,
+        stage: int,
+        label: Any,
+        required: list[str] | None,
+        context: list[str] | None,
+        question: str | None,
+        missing: list[str] | None,
+        raw: bytes,
+        expected: Any,
+    ) -> None: ...
 
 
 class _Fields(msgspec.Struct):
@@ -163,10 +187,12 @@ class RecordBuilder:
     and makes a repeated id an invalid run ("duplicate id, first seen on line N"),
     so one builder must see every record of a file. Each reader of a format feeds it:
     `read_line` a JSON Lines line, `from_object` a decoded record (with its case, for
-    a case file), `from_csv_row` a CSV row.
+    a case file), `from_csv_row` a CSV row. Each returns the `LoadError` or the `Run`
+    made, or None: for a blank line, or a run given to the builder's `sink`.
     """
 
-    def __init__(self, field_map: FieldMap | None = None) -> None:
+    def __init__(self, field_map: FieldMap | None = None, sink: RunSink | None = None) -> None:
+        self.sink = sink
         self.position = 0
         self.first_seen: dict[str, int] = {}
         self.field_map = field_map or None
@@ -180,12 +206,12 @@ class RecordBuilder:
         raw: bytes,
         case_id: Any = None,
         expected: Any = NO_EXPECTED,
-    ) -> Record:
-        if _too_deep(raw):
+    ) -> Record | None:
+        if len(raw) > MAX_DEPTH and _too_deep(raw):
             return LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
         if raw.endswith(b"\r"):  # a CRLF line end; the text kept is the run's own
             raw = raw[:-1]
-        run_id = case_id if isinstance(case_id, str) else fields.id
+        run_id = case_id if case_id is not None and isinstance(case_id, str) else fields.id
         if run_id is None:
             run_id = str(self.position)
         seen = self.first_seen
@@ -194,24 +220,23 @@ class RecordBuilder:
         if len(seen) == size:  # already seen: a repeated id, even on the same line
             repeated = InvalidRun("id", f'duplicate id "{run_id}", first seen on line {first}')
             return self._invalid(line, repeated, run_id, in_run=not isinstance(case_id, str))
+        required, context, label = fields.required, fields.context, fields.correct
         try:
-            diagnosis = diagnose_fields(fields.required, fields.context, fields.correct)
+            stage, missing = outcome(required, context, label)
         except InvalidRun as exc:
             return self._invalid(line, exc, run_id)
         question = fields.question if isinstance(fields.question, str) else None
-        return Run(
-            line,
-            run_id,
-            fields.required,
-            fields.context,
-            fields.correct,
-            question,
-            diagnosis,
-            raw,
-            expected,
-        )
+        if self.sink is not None:
+            self.sink.add_run(
+                line, run_id, STAGE_CODE[stage], label, required, context, question, missing, raw, expected
+            )
+            return None
+        diagnosis = as_diagnosis(stage, missing)
+        return Run(line, run_id, required, context, label, question, diagnosis, raw, expected)
 
-    def from_object(self, line: int, obj: Any, raw: bytes, case: dict[str, Any] | None = None) -> Record:
+    def from_object(
+        self, line: int, obj: Any, raw: bytes, case: dict[str, Any] | None = None
+    ) -> Record | None:
         self.position += 1
         case_id = case.get("id") if case is not None else None
         field_map = self.field_map
@@ -263,7 +288,7 @@ class RecordBuilder:
         self.position += 1
         return self.build(line, fields, raw)
 
-    def from_csv_row(self, line: int, row: dict[str, Any] | csv_runs.RowError) -> Record:
+    def from_csv_row(self, line: int, row: dict[str, Any] | csv_runs.RowError) -> Record | None:
         """One row of a CSV file, as `csv_runs` read it."""
         if isinstance(row, dict):
             return self.from_object(line, row, csv_runs.dump(row))
@@ -329,24 +354,30 @@ def read_runs(
     path: str | os.PathLike[str],
     progress: Progress | None = None,
     field_map: FieldMap | None = None,
+    *,
+    sink: RunSink | None = None,
 ) -> Iterator[Record]:
     """Every record of the run file, in file order.
 
-    `field_map` says where the run fields are when the file uses other names.
+    `field_map` says where the run fields are when the file uses other names. With a
+    `sink`, each valid run goes to `sink.add_run` as it is read and only the
+    `LoadError`s are yielded: the consumer puts each where it belongs before the
+    next run arrives, so the sink still sees the file in order.
     Raises FileError (before yielding anything) when the file cannot be read at all.
     """
     name = os.fspath(path)
     handle, total = _open_checked(name)
+    builder = RecordBuilder(field_map, sink)
     with handle:
         kind, head = detect(handle, name, field_map)
         if kind == "csv":
             delimiter = csv_runs.delimiter_for(name, head.decode("utf-8"), field_map)
-            yield from _read_csv(handle, head, name, delimiter, field_map, progress, total)
+            yield from _read_csv(handle, head, name, delimiter, builder, progress, total)
         elif kind == "document":
             text = head + handle.read()
-            yield from _read_document(text, name, progress, total, field_map)
+            yield from _read_document(text, name, progress, total, builder)
         else:
-            yield from _read_lines(handle, head, progress, total, RecordBuilder(field_map))
+            yield from _read_lines(handle, head, progress, total, builder)
 
 
 def _read_csv(
@@ -354,18 +385,19 @@ def _read_csv(
     head: bytes,
     name: str,
     delimiter: str,
-    field_map: FieldMap | None,
+    builder: RecordBuilder,
     progress: Progress | None,
     total: int,
 ) -> Iterator[Record]:
     lines = itertools.chain(head.splitlines(keepends=True), handle)
     try:
-        rows = csv_runs.CsvRunReader(lines, delimiter, field_map, progress, total)
+        rows = csv_runs.CsvRunReader(lines, delimiter, builder.field_map, progress, total)
     except csv_runs.CsvHeaderError as exc:
         raise FileError(f"{name}: {exc}") from None
-    builder = RecordBuilder(field_map)
     for line, row in rows:
-        yield builder.from_csv_row(line, row)
+        record = builder.from_csv_row(line, row)
+        if record is not None:
+            yield record
 
 
 def _read_lines(
@@ -422,7 +454,7 @@ def _read_document(
     name: str,
     progress: Progress | None,
     total: int,
-    field_map: FieldMap | None = None,
+    builder: RecordBuilder,
 ) -> Iterator[Record]:
     """A whole-file JSON document: an array of runs or cases, or an object with `runs`."""
     try:
@@ -431,7 +463,6 @@ def _read_document(
         line = data.count(b"\n", 0, exc.start) + 1
         raise FileError(f"{name}, line {line}: not valid UTF-8") from None
     index = _skip_ws(text, 0)
-    builder = RecordBuilder(field_map)
     if text[index] == "{":
         # An object: find its `runs` array and read that element by element. Its end is
         # found by brackets, so a bad run inside does not hide trailing text after it.
@@ -531,9 +562,11 @@ def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) 
                 # The run's own text, every number as written (`obj` has Python's readings).
                 exact = decode_exact(text[index:end])["input"]
                 run_raw = dumps(exact).encode("utf-8", "surrogatepass")
-                yield builder.from_object(line, obj["input"], run_raw, case=obj)
+                record = builder.from_object(line, obj["input"], run_raw, case=obj)
             else:
-                yield builder.from_object(line, obj, raw)
+                record = builder.from_object(line, obj, raw)
+            if record is not None:
+                yield record
         index = _skip_ws(text, end)
         if index < len(text) and text[index] == ",":
             index = _skip_ws(text, index + 1)

@@ -49,7 +49,7 @@ from .journal import (
     open_log,
     utc_now,
 )
-from .loading import Progress, read_runs
+from .loading import Progress
 from .mapping import FieldMap
 from .rule import diagnose_fields
 from .store import (
@@ -632,7 +632,7 @@ def open_review(
     log and the review state, used by the CLI and the app alike.
 
     The file is read into `store` (default: a new store; the app passes its own to
-    show rows as they arrive), with `progress` and `announce` as `RunStore.extend`
+    show rows as they arrive), with `progress` and `announce` as `RunStore.read`
     takes them; loading.FileError if it cannot be read at all. A load stopped by
     `announce` returns a review without its log.
     `journal_spec`: see `journal.open_log`. `use_journal=False` ignores the log.
@@ -645,7 +645,7 @@ def open_review(
     if store is None:
         store = RunStore(path, field_map)
     options: dict[str, Any] = {"blind": blind, "adjudicator": adjudicator, "apply_stale": apply_stale}
-    complete = store.extend(read_runs(store.path, progress, store.field_map), announce)
+    complete = store.read(progress, announce)
     if not use_journal or not complete:
         return Review(store, None, reviewer, **options)
     log = open_log(store.path, journal_spec)

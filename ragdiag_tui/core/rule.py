@@ -85,18 +85,38 @@ def diagnose(run: Any) -> dict[str, Any]:
     return diagnose_fields(required, context, run.get("correct"))
 
 
-def diagnose_fields(required: list[str] | None, context: list[str] | None, label: object) -> dict[str, Any]:
-    """The rule on fields already known to be lists of strings (or None when absent)."""
+def outcome(
+    required: list[str] | None, context: list[str] | None, label: object
+) -> tuple[str, list[str] | None]:
+    """The rule on fields already known to be lists of strings (or None when absent), as
+    (stage, missing): `stage_of` the diagnosis, and its `missing` (None when it has none).
+
+    The loaders use this form (no dict per run); `diagnose_fields` gives the dict.
+    """
     if not required:
-        return {"stage": UNRESOLVED}
+        return UNRESOLVED, None
     if label is not True and label is not False:
-        return {"error": LABEL_ERROR}
+        return LABEL_ERROR, None
     if context is None:
         raise InvalidRun("context", "absent, but the run has required IDs to check")
     missing = missing_ids(required, context)
     if missing:
-        return {"stage": RETRIEVAL, "missing": missing}
-    return {"stage": PASS if label else GENERATION, "missing": []}
+        return RETRIEVAL, missing
+    return PASS if label else GENERATION, missing
+
+
+def as_diagnosis(stage: str, missing: list[str] | None) -> dict[str, Any]:
+    """The diagnosis, as the reference returns it, of an `outcome`."""
+    if missing is not None:
+        return {"stage": stage, "missing": missing}
+    if stage == LABEL_ERROR:
+        return {"error": stage}
+    return {"stage": stage}
+
+
+def diagnose_fields(required: list[str] | None, context: list[str] | None, label: object) -> dict[str, Any]:
+    """The rule on fields already known to be lists of strings (or None when absent)."""
+    return as_diagnosis(*outcome(required, context, label))
 
 
 def stage_of(diagnosis: Mapping[str, Any]) -> str:

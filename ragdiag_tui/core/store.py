@@ -61,6 +61,10 @@ ANNOUNCE_FIRST = 500  # rows before the first announcement: a first screenful
 ANNOUNCE_EVERY = 250_000  # rows between later ones
 
 
+class _Stopped(Exception):
+    """`announce` said to stop loading."""
+
+
 def error_search_text(error: LoadError) -> str:
     """What the text filter searches in an invalid line: its id, line number and reason."""
     return f"{error.id or ''}\nline {error.line}\n{error.detail}".casefold()
@@ -89,6 +93,12 @@ class RunStore:
         self._row_of: dict[str, int] | None = None
         self._blob = bytearray()
         self._offsets = array("Q", [0])
+        self._announce: Announce | None = None
+        self._next_announce = -1
+        self.add_run = self._run_adder()
+        """Add one valid run as the last row (a `loading.RunSink`): its line, id, stage
+        code, the file's label, required and supplied IDs, question, missing IDs, its
+        original text `raw`, and the case file's expectation if any."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -102,72 +112,126 @@ class RunStore:
     ) -> RunStore:
         """Read a whole file. Raises loading.FileError if it cannot be read at all."""
         store = cls(path, field_map)
-        store.extend(read_runs(path, progress, store.field_map))
+        store.read(progress)
         return store
 
+    def read(self, progress: Progress | None = None, announce: Announce | None = None) -> bool:
+        """Read the store's file into it, in one pass: each run goes straight into the
+        columns (`add_run`), with no object per run.
+
+        `announce(rows)` is told of the first few hundred rows and then of every
+        ANNOUNCE_EVERY more; when it returns False, reading stops and read returns
+        False. Raises loading.FileError if the file cannot be read at all.
+        """
+        return self._filling(lambda: self._read(progress), announce)
+
     def extend(self, records: Iterable[Record], announce: Announce | None = None) -> bool:
-        """Add records as rows. `announce(rows)` is told of the first few hundred rows
-        and then of every ANNOUNCE_EVERY more; when it returns False, reading stops and
-        extend returns False."""
+        """Add records already made (`Run`s and `LoadError`s) as rows; `announce` as in `read`."""
+        return self._filling(lambda: self._add_records(records), announce)
+
+    def _filling(self, fill: Callable[[], None], announce: Announce | None) -> bool:
         # The cyclic collector rescans every container on each pass: with a million
         # rows arriving it makes loading several times slower, and none of these
         # objects form cycles.
         was_enabled = gc.isenabled()
         gc.disable()
+        self._announce = announce
+        self._next_announce = len(self) + ANNOUNCE_FIRST if announce is not None else -1
         try:
-            complete = self._extend(records, announce)
+            fill()
+        except _Stopped:
+            return False
         finally:
+            self._announce, self._next_announce = None, -1
+            self._row_of = None
             if was_enabled:
                 gc.enable()
             gc.freeze()
-        self._row_of = None
-        return complete
-
-    def _extend(self, records: Iterable[Record], announce: Announce | None) -> bool:
-        # The hot loop of loading: locals only, one append per column.
-        ids, lines, stage, file_label = self.ids, self.lines, self.stage, self.file_label
-        n_required, n_context = self.n_required, self.n_context
-        recall, precision, metrics = self.recall, self.precision, id_metrics
-        questions, search_text, missing_of = self.questions, self.search_text, self.missing
-        blob, offsets = self._blob, self._offsets
-        code_of, label_codes = STAGE_CODE, _LABEL_CODE
-        next_announce = len(ids) + ANNOUNCE_FIRST if announce is not None else -1
-        for record in records:
-            row = len(ids)
-            if row == next_announce:
-                if not announce(row):  # type: ignore[misc]
-                    return False
-                next_announce += ANNOUNCE_EVERY
-            if type(record) is not Run:
-                self._add_error(record)  # type: ignore[arg-type]
-                continue
-            run_id = record.id
-            ids.append(run_id)
-            lines.append(record.line)
-            diagnosis = record.diagnosis
-            missing = diagnosis.get("missing")
-            stage.append(code_of[stage_of(diagnosis)])
-            label = record.label
-            file_label.append(label_codes.get(label, L_NONE) if label.__class__ is bool else L_NONE)
-            required = record.required or ()
-            context = record.context or ()
-            n_required.append(len(required))
-            n_context.append(len(context))
-            run_recall, run_precision = metrics(required, context)
-            recall.append(run_recall)
-            precision.append(run_precision)
-            question = record.question or ""
-            questions.append(question)
-            if missing:
-                missing_of[row] = tuple(missing)
-            search_text.append("\n".join((run_id, question, *required, *context)).casefold())
-            if record.expected is not NO_EXPECTED:
-                self.expected[row] = record.expected
-            blob += record.raw
-            offsets.append(len(blob))
         return True
 
-    def _add_error(self, error: LoadError) -> None:
+    def _read(self, progress: Progress | None) -> None:
+        add_error = self.add_error
+        for error in read_runs(self.path, progress, self.field_map, sink=self):
+            add_error(error)
+
+    def _add_records(self, records: Iterable[Record]) -> None:
+        for record in records:
+            if type(record) is Run:
+                stage, missing = stage_of(record.diagnosis), record.diagnosis.get("missing")
+                self.add_run(
+                    record.line,
+                    record.id,
+                    STAGE_CODE[stage],
+                    record.label,
+                    record.required,
+                    record.context,
+                    record.question,
+                    missing,
+                    record.raw,
+                    record.expected,
+                )
+            else:
+                self.add_error(record)  # type: ignore[arg-type]
+
+    def _told(self, row: int) -> None:
+        """Tell `announce` how many rows are in; stop the loading if it says so."""
+        if not self._announce(row):  # type: ignore[misc]
+            raise _Stopped
+        self._next_announce += ANNOUNCE_EVERY
+
+    def _run_adder(self) -> Callable[..., None]:
+        """`add_run` for this store: the hot loop of loading, so the columns' appends
+        are bound once, here, and each run costs one call and one append per column."""
+        store, ids, lines, stage_column, file_label = self, self.ids, self.lines, self.stage, self.file_label
+        n_required, n_context = self.n_required.append, self.n_context.append
+        recall, precision, metrics = self.recall.append, self.precision.append, id_metrics
+        questions, search_text, missing_of = self.questions.append, self.search_text.append, self.missing
+        expected_of, blob, offsets = self.expected, self._blob, self._offsets.append
+        label_codes = _LABEL_CODE
+
+        def add_run(
+            line: int,
+            run_id: str,
+            stage: int,
+            label: Any,
+            required: list[str] | None,
+            context: list[str] | None,
+            question: str | None,
+            missing: list[str] | None,
+            raw: bytes,
+            expected: Any = NO_EXPECTED,
+        ) -> None:
+            row = len(ids)
+            if row == store._next_announce:
+                store._told(row)
+            ids.append(run_id)
+            lines.append(line)
+            stage_column.append(stage)
+            file_label.append(label_codes.get(label, L_NONE) if label.__class__ is bool else L_NONE)
+            required = required or ()
+            context = context or ()
+            n_required(len(required))
+            n_context(len(context))
+            run_recall, run_precision = metrics(required, context)
+            recall(run_recall)
+            precision(run_precision)
+            question = question or ""
+            questions(question)
+            if missing:
+                missing_of[row] = tuple(missing)
+            search_text("\n".join((run_id, question, *required, *context)).casefold())
+            if expected is not NO_EXPECTED:
+                expected_of[row] = expected
+            blob.extend(raw)
+            offsets(len(blob))
+
+        return add_run
+
+    def add_error(self, error: LoadError) -> None:
+        """Add a record that is not a valid run as the last row (stage `invalid`)."""
+        row = len(self.ids)
+        if row == self._next_announce:
+            self._told(row)
         self.ids.append(error.id or "")
         self.lines.append(error.line)
         self.stage.append(S_INVALID)
@@ -178,7 +242,7 @@ class RunStore:
         self.precision.append(NAN)
         self.questions.append("")
         self.search_text.append(error_search_text(error))
-        self.errors[len(self.ids) - 1] = error
+        self.errors[row] = error
         self._offsets.append(len(self._blob))
 
     @property

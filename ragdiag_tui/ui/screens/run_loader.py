@@ -19,6 +19,7 @@ from ...core.loading import FileError
 from ...core.review import Review, ReviewOptions
 from ...core.store import ANNOUNCE_FIRST, RunStore
 
+PROGRESS_EVERY = 0.5  # seconds between progress reports
 FIRST_PAINT_PAUSE = 0.05  # seconds the loader yields once the first screenful is in
 
 
@@ -70,7 +71,9 @@ def load_runs(
     def progress(done: int, total: int) -> None:
         nonlocal last_report
         now = time.perf_counter()
-        if now - last_report > 0.25 or done >= total:
+        # Each report redraws the progress bar, and a redraw holds the interpreter
+        # the loading thread needs: twice a second is enough to show it moving.
+        if now - last_report > PROGRESS_EVERY or done >= total:
             last_report = now
             post(LoadProgressed(done, total))
 

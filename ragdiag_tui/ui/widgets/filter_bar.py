@@ -64,17 +64,17 @@ class FilterBar(Horizontal):
     ) -> None:
         """The view, the missing-document filter, the match count (None: pending) and
         the sort order (None: file order)."""
-        self.query_one("#view-key", Static).update(view_key)
-        self.query_one("#view-name", Static).update(view_title)
+        _show(self.query_one("#view-key", Static), view_key)
+        _show(self.query_one("#view-name", Static), view_title)
         doc = self.query_one("#missing-doc", Static)
         doc.display = missing_doc is not None
         if missing_doc is not None:
-            doc.update(Content.assemble("missing ", (visible(missing_doc), ".filter-bar--doc")))
+            _show(doc, Content.assemble("missing ", (visible(missing_doc), ".filter-bar--doc")))
         sort_order = self.query_one("#sort-order", Static)
         sort_order.display = order is not None
-        sort_order.update(f"sorted by {order}" if order else "")
+        _show(sort_order, f"sorted by {order}" if order else "")
         count = "…" if matches is None else f"{matches:,}"
-        self.query_one("#match-count", Static).update(f"{count} of {total:,} shown")
+        _show(self.query_one("#match-count", Static), f"{count} of {total:,} shown")
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"filter-bar--doc"}
 
@@ -91,3 +91,10 @@ class FilterBar(Horizontal):
     def action_clear(self) -> None:
         self.query_input.value = ""
         self.post_message(self.Finished(cleared=True))
+
+
+def _show(static: Static, content: str | Content) -> None:
+    """Update `static` only if `content` differs: an update lays the whole screen out again,
+    and the state is shown again as each batch of rows arrives while a file loads."""
+    if static.content != content:
+        static.update(content)

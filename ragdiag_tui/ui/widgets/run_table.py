@@ -212,7 +212,10 @@ class RunTable(ScrollView, can_focus=True):
             return
         new = store.ids[self._widths_seen :]
         longest = max(map(len, new), default=0)
-        if longest > self._id_width:
+        joined = "".join(new)
+        if longest > self._id_width and not (joined.isascii() and joined.isprintable()):
+            # Only ids with wide or control characters need measuring one by one; a
+            # batch of printable ASCII ids (the usual million) is as wide as it is long.
             longest = max(cell_len(shown(i, 4 * MAX_ID_WIDTH)) for i in new if len(i) >= self._id_width)
         self._id_width = max(self._id_width, min(longest, MAX_ID_WIDTH))
         self._widths_seen = len(store)

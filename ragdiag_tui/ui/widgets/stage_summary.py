@@ -39,6 +39,7 @@ class StageSummary(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
         self._forms: list[tuple[str, list[Content]]] = []
+        self._line_count = 0
 
     def show_counts(
         self,
@@ -146,7 +147,7 @@ class StageSummary(Static):
         width = self.content_region.width or 10_000
         for gap, items in self._forms:
             if sum(item.cell_length for item in items) + len(gap) * (len(items) - 1) <= width:
-                self.update(Content(gap).join(items))
+                self._show(Content(gap).join(items), 1)
                 return
         lines: list[list[Content]] = [[]]
         used = 0
@@ -157,7 +158,14 @@ class StageSummary(Static):
                 used, need = 0, item.cell_length
             lines[-1].append(item)
             used += need
-        self.update(Content("\n").join(Content(GAP).join(line) for line in lines))
+        self._show(Content("\n").join(Content(GAP).join(line) for line in lines), len(lines))
+
+    def _show(self, content: Content, line_count: int) -> None:
+        # Laid out again only when the number of lines changes: the counts change
+        # with every batch of rows while a file loads.
+        same_height = line_count == self._line_count
+        self._line_count = line_count
+        self.update(content, layout=not same_height)
 
 
 def _number(value: int | None) -> str:

@@ -1,0 +1,151 @@
+"""Time the review app in a real (pseudo-)terminal, as a person sees it.
+
+    python benchmarks/bench_terminal.py [--sizes 1000000] [--repeat 3] [--size 160x48]
+
+For each run file (from make_runs.py, cached under benchmarks/data/) it starts
+`python -m ragdiag_tui FILE` in a pseudo-terminal, reads everything the app draws
+through a terminal emulator (pyte, in the `bench` extra), and times, from the
+moment the command starts:
+
+- first screen: the first run's id is on screen (the first screenful of the table);
+- loaded: the summary shows the full count, `reviewed 0/N` (every run in, diagnosed,
+  the journal replayed, filtering ready).
+
+In the same run, as the baseline, it times the bare msgspec decode-and-diagnose loop
+(`baselines.msgspec_loop`) on the same file and prints the ratio. Medians of
+`--repeat` runs; the machine may be shared, so read the ratios more than the seconds.
+Nothing is asserted. The app works on a hard link of the file in a temporary
+folder (its journal goes beside it), removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_diagnose import measure, run_file  # the same cached run files, timed the same way
+
+TIMEOUT = 120.0  # seconds before a run is given up
+
+
+def first_id(path: Path) -> str:
+    with open(path, "rb") as handle:
+        run = json.loads(handle.readline())
+    return run.get("id") or "1"
+
+
+def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float, float]:
+    """(seconds to the first screenful, seconds to the full count) of the app in a pty."""
+    import fcntl
+    import pty
+    import termios
+
+    import pyte
+
+    screen = pyte.Screen(columns, lines)
+    stream = pyte.ByteStream(screen)
+    first = first_id(path)
+    loaded = re.compile(rf"reviewed \d[\d,]*/{runs:,}\b")
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child becomes the app
+        try:
+            os.environ["TERM"] = "xterm-256color"
+            os.execv(sys.executable, [sys.executable, "-m", "ragdiag_tui", str(path), "--reviewer", "bench"])
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+    first_seen = full_seen = None
+    try:
+        deadline = started + TIMEOUT
+        while full_seen is None and time.perf_counter() < deadline:
+            if not select.select([fd], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(fd, 1 << 20)
+            except OSError:
+                break
+            now = time.perf_counter()
+            stream.feed(data)
+            shown = "\n".join(screen.display)
+            if first_seen is None and first in shown:
+                first_seen = now - started
+            if loaded.search(shown):
+                full_seen = now - started
+        if full_seen is None:
+            raise SystemExit("the app never showed the full count:\n" + "\n".join(screen.display))
+        os.write(fd, b"q")
+        end = time.perf_counter() + 10
+        while time.perf_counter() < end:  # drain until the app exits
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    if not os.read(fd, 1 << 20):
+                        break
+                except OSError:
+                    break
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                pid = 0
+                break
+    finally:
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    return first_seen or full_seen, full_seen
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--size", default="160x48", help="terminal COLUMNSxLINES")
+    args = parser.parse_args()
+    columns, lines = map(int, args.size.split("x"))
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; a {columns}x{lines} pseudo-terminal")
+    print(f"{'runs':>9}  {'first screen s':>15}{'loaded s':>10}{'msgspec loop s':>16}{'loaded/loop':>13}")
+    for n in args.sizes:
+        path = run_file(n)
+        firsts, fulls, loops = [], [], []
+        folder = Path(tempfile.mkdtemp())
+        try:
+            out = folder / "out.jsonl"
+            for _ in range(args.repeat):
+                body = f"import baselines; baselines.msgspec_loop({str(path)!r}, {str(out)!r})"
+                loops.append(measure(body)[0])
+                copy = folder / path.name
+                try:
+                    os.link(path, copy)
+                except OSError:
+                    shutil.copy(path, copy)
+                first, full = in_terminal(copy, n, columns, lines)
+                firsts.append(first)
+                fulls.append(full)
+                for leftover in folder.iterdir():  # the copy and its journal: each run starts fresh
+                    leftover.unlink()
+        finally:
+            shutil.rmtree(folder)
+        first, full, loop = (statistics.median(x) for x in (firsts, fulls, loops))
+        print(f"{n:>9}  {first:>15.2f}{full:>10.2f}{loop:>16.2f}{full / loop:>12.2f}x")
+        runs = ", ".join(f"{f:.2f}" for f in fulls)
+        print(f"{'':>9}  loaded in each run: {runs} s")
+
+
+if __name__ == "__main__":
+    main()
