@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .loading import Record, Run
-from .metrics import MetricMeans, id_metrics, metric_means
+from .metrics import MetricMeans, id_metrics, metric_means, store_means
 from .rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
 from .stages import RULE_STAGE_NAMES
 from .text import visible
@@ -112,7 +112,7 @@ def review_stats(review: Review) -> Stats:
     stats.invalid = len(store.errors)
     stats.lucky = review.lucky
     stats.missed = store.missed_documents()
-    stats.metrics = metric_means(store.recall, store.precision)
+    stats.metrics = store_means(store)
     return stats
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.core.metrics import id_precision, id_recall, metric_means
+from ragdiag_tui.core.metrics import id_precision, id_recall, metric_means, store_means
 from ragdiag_tui.core.store import RunStore
 
 
@@ -57,3 +57,14 @@ def test_the_store_holds_a_column_of_each(write_runs: Callable[..., Path]) -> No
     assert math.isnan(store.recall[1]) and math.isnan(store.precision[1])
     assert math.isnan(store.recall[2]) and store.precision[2] == 0.0
     assert (store.recall[3], store.precision[3]) == (1.0, 1.0)
+
+
+def test_store_means_are_computed_once_per_store_size(write_runs: Callable[..., Path]) -> None:
+    store = RunStore.load(
+        write_runs([{"id": "x", "required": ["a", "b"], "context": ["a"], "correct": True}])
+    )
+    first = store_means(store)
+    assert (first.recall_mean, first.precision_mean) == (0.5, 1.0)
+    assert store_means(store) is first
+    store.recall[0] = 0.25  # never happens (no review changes a metric); shows the cache is used
+    assert store_means(store).recall_mean == 0.5
