@@ -77,6 +77,7 @@ class ReviewerState:
 
     @property
     def empty(self) -> bool:
+        """No label, note or tags: the reviewer has nothing on the run."""
         return self.label is None and not self.note and not self.tags
 
 
@@ -247,6 +248,7 @@ class Review:
         return sorted(self._reviewed)
 
     def is_lucky(self, row: int) -> bool:
+        """A lucky answer: the label in force says correct, yet a required document is missing."""
         return self.store.stage[row] == S_RETRIEVAL and self.label(row) is True
 
     def revealed(self, row: int) -> bool:
@@ -255,6 +257,7 @@ class Review:
         return not self.blind or self.my_label(row) is not None
 
     def missing(self, row: int) -> tuple[str, ...]:
+        """The required documents missing from the run's context (with the label in force)."""
         return self.store.missing.get(row, ())
 
     def diagnosis(self, row: int) -> dict[str, Any]:

@@ -133,7 +133,7 @@ def format_table(stats: Stats, name: str) -> str:
     out.append(f"  invalid lines:                                      {stats.invalid}")
     if stats.reviewed is not None:
         out.append(f"  reviewed (a reviewer's label):                      {stats.reviewed}")
-        out.append(f"  in conflict (reviewers disagree; file label kept): {stats.conflicts}")
+        out.append(f"  in conflict (reviewers disagree, file's label):     {stats.conflicts}")
     if stats.metrics is not None:
         out.extend(format_metrics(stats.metrics))
     top = stats.top_missed()

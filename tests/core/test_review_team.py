@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -379,3 +381,19 @@ def test_a_store_loaded_elsewhere_gets_the_same_review(run_file: Path) -> None:
     review = open_review(run_file, store=store, reviewer="alice")
     assert review.store is store and len(store) == 4
     assert store.stage[GAP] == S_RETRIEVAL
+
+
+def test_poll_sees_records_another_process_appended(run_file: Path) -> None:
+    review = as_reviewer(run_file, "alice")
+    review.set_label(GAP, True)
+    writer = (
+        "import sys; from ragdiag_tui.core.journal import Entry, Journal; "
+        "Journal(sys.argv[1]).append(Entry('pass', False, 'from elsewhere', 'bob', 't', sys.argv[2]))"
+    )
+    subprocess.run(
+        [sys.executable, "-c", writer, journal_path(run_file), review.digest_of(PASS)], check=True, timeout=60
+    )
+    assert review.poll() == {PASS}
+    assert review.reviewers(PASS)["bob"].note == "from elsewhere"
+    assert review.label(PASS) is False and review.store.stage[PASS] == S_GENERATION
+    assert review.poll() == set()
