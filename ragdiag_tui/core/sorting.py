@@ -33,7 +33,9 @@ SORT_COLUMNS = (
 """The columns a table can be sorted by, in the table's order."""
 
 _LABEL_ORDER = {True: 0, False: 1, None: 2}  # correct, incorrect, none
-_SOURCE_ORDER = {"reviewer": 0, "file": 1, None: 2}
+_SOURCE_ORDER = {"adjudication": 0, "reviewer": 1, "conflict": 2, "file": 3, None: 4}
+BLIND_COLUMNS = frozenset({"stage", "label", "from", "missing", "lucky"})
+"""Columns whose order would tell, in blind mode, the labels of runs not labelled yet."""
 
 Key = Callable[[int], object]
 _RANKS: weakref.WeakKeyDictionary[RunStore, dict[str, array[int]]] = weakref.WeakKeyDictionary()
@@ -57,7 +59,20 @@ def text_rank(store: RunStore, column: str, values: Sequence[str]) -> array[int]
 
 
 def sort_key(store: RunStore, review: Review, column: str) -> Key:
-    """The key of one row for `column` (smaller sorts first)."""
+    """The key of one row for `column` (smaller sorts first).
+
+    In blind mode a column that would tell a hidden label gives every run this
+    reviewer has not labelled yet one same key, apart from the labelled runs: they
+    keep their file order among themselves, and their order tells nothing.
+    """
+    key = _sort_key(store, review, column)
+    if review.blind and column in BLIND_COLUMNS:
+        revealed = review.revealed
+        return lambda row: (0, key(row)) if revealed(row) else (1, 0)
+    return key
+
+
+def _sort_key(store: RunStore, review: Review, column: str) -> Key:
     if column == "id":
         return text_rank(store, column, store.ids).__getitem__
     if column == "question":
@@ -76,7 +91,7 @@ def sort_key(store: RunStore, review: Review, column: str) -> Key:
         return lambda row: order[label(row)]
     if column == "from":
         source, order = review.label_source, _SOURCE_ORDER
-        return lambda row: order.get(source(row), 2)
+        return lambda row: order.get(source(row), len(order))
     if column == "reviewed":
         reviewed = review.is_reviewed
         return lambda row: not reviewed(row)  # reviewed runs first

@@ -11,6 +11,7 @@ import pytest
 from ragdiag_tui.core.blind import shown_counts
 from ragdiag_tui.core.filtering import filter_rows, row_matches
 from ragdiag_tui.core.review import Review, open_review
+from ragdiag_tui.core.sorting import ASCENDING, DESCENDING, sort_rows
 from ragdiag_tui.core.stages import S_GENERATION, S_PASS, S_RETRIEVAL, S_UNRESOLVED
 
 RUNS: list[Any] = [
@@ -76,3 +77,23 @@ def test_blind_counts_only_the_labelled_runs_and_say_how_many_are_hidden(run_fil
     assert shown.conflicts == 1
     assert shown.hidden == 1
     assert sum(shown.counts) + shown.hidden == len(review.store)
+
+
+def test_blind_sorting_by_a_telling_column_keeps_unlabelled_runs_in_file_order(run_file: Path) -> None:
+    review = blind(run_file, "cy")
+    store = review.store
+    rows = list(range(len(store)))
+    for column in ("stage", "label", "from", "missing", "lucky"):
+        for direction in (ASCENDING, DESCENDING):
+            assert sort_rows(store, review, rows, column, direction) == rows, (column, direction)
+    review.set_label(PASS, False)  # cy's own: now told, and sorted among the told
+    assert sort_rows(store, review, rows, "label", ASCENDING) == [PASS, GAP, GEN, BARE]
+
+
+def test_sorting_by_source_puts_adjudicated_then_agreed_then_conflicts_then_the_file(run_file: Path) -> None:
+    review = open_review(run_file, reviewer="cy")
+    review.adjudicate(PASS, True)  # PASS: adjudication; GEN: conflict; GAP, BARE: the file's
+    assert [review.label_source(row) for row in (PASS, GEN, GAP)] == ["adjudication", "conflict", "file"]
+    review.set_label(BARE, True)  # cy alone: a reviewer label
+    order = sort_rows(review.store, review, range(4), "from", ASCENDING)
+    assert order == [PASS, BARE, GEN, GAP]
