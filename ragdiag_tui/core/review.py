@@ -435,8 +435,13 @@ class Review:
         self._change(row, label=None)
 
     def toggle_label(self, row: int) -> None:
-        """none -> correct -> incorrect -> correct, from the label in force."""
-        self._change(row, label=self.label(row) is not True)
+        """none -> correct -> incorrect -> correct, from this reviewer's own label, else from
+        the label in force (in blind mode, before this reviewer labelled the run, from none:
+        the toggle tells nothing hidden)."""
+        current = self.my_label(row)
+        if current is None and self.revealed(row):
+            current = self.label(row)
+        self._change(row, label=current is not True)
 
     def set_note(self, row: int, text: str) -> None:
         """This reviewer's note on the run ("" removes it)."""

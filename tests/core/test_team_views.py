@@ -97,3 +97,11 @@ def test_sorting_by_source_puts_adjudicated_then_agreed_then_conflicts_then_the_
     review.set_label(BARE, True)  # cy alone: a reviewer label
     order = sort_rows(review.store, review, range(4), "from", ASCENDING)
     assert order == [PASS, BARE, GEN, GAP]
+
+
+def test_blind_toggle_starts_from_none_not_from_the_hidden_label(run_file: Path) -> None:
+    review = blind(run_file, "cy")
+    review.toggle_label(GEN)  # in force: the file's false (ann and bo disagree)
+    assert review.my_label(GEN) is True  # none -> correct, whatever was hidden
+    review.toggle_label(GEN)
+    assert review.my_label(GEN) is False
