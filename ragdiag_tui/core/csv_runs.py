@@ -23,6 +23,9 @@ column `retrieval.doc_ids`):
   kept as text: both are "no label", so the rule gives the `answer-label` error.
 - `id`: an empty cell means no id, so the run is named by its position.
 - Every other column, `question` and `answer` included, is kept as a string.
+- A text cell (and a header name) that starts with one or more `'` and then `=`, `+`,
+  `-`, `@`, tab or carriage return loses one `'`: that is how the export neutralises
+  formulas (`neutralise`), so an exported ID such as `=x` or `'=x` reads back exactly.
 - The header must have a `required` column (or its mapped source), and no column
   may appear twice; otherwise the whole file is refused.
 
@@ -41,6 +44,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -124,7 +128,33 @@ def _label(cell: str) -> bool | str | None:
 
 
 def _optional(cell: str) -> str | None:
-    return cell or None
+    return restore(cell) or None
+
+
+# -- formulas: what export writes and this reader reverses --------------------------
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NEUTRALISED = re.compile(r"'+[=+\-@\t\r]")
+_TO_NEUTRALISE = re.compile(r"'*[=+\-@\t\r]")
+
+
+def neutralise(text: str) -> str:
+    """Text a spreadsheet cannot run as a formula (OWASP CSV injection), reversibly.
+
+    A cell that starts with `=`, `+`, `-`, `@`, tab or carriage return, after any
+    number of `'`, gets one more leading `'`; `restore` removes exactly that one.
+    """
+    return "'" + text if _TO_NEUTRALISE.match(text) else text
+
+
+def restore(cell: str) -> str:
+    """The text `neutralise` was given: one leading `'` removed before `'...` and a formula character."""
+    return cell[1:] if _NEUTRALISED.match(cell) else cell
+
+
+def plain_id(item: str) -> bool:
+    """Whether an ID can be written in a `;`-separated list cell and read back as it is."""
+    return bool(item) and ";" not in item and not item.startswith(("[", "'", *FORMULA_START))
 
 
 class _Lines:
@@ -197,7 +227,7 @@ class CsvRunReader:
                 if cells and not (len(cells) == 1 and not cells[0].strip()):
                     if self._lines.bad:
                         raise CsvHeaderError(f"the header row is {next(iter(self._lines.bad.values()))}")
-                    return cells
+                    return [restore(cell) for cell in cells]
         except csv.Error as exc:
             raise CsvHeaderError(f"the header row is not valid CSV ({exc})") from None
         raise CsvHeaderError("the file has no header row")
@@ -262,7 +292,7 @@ class CsvRunReader:
         obj: dict[str, Any] = {}
         for column, cell, how in zip(self.columns, cells, self._readers, strict=True):
             if how is None:
-                obj[column] = cell
+                obj[column] = restore(cell)
                 continue
             read, field = how
             try:

@@ -39,11 +39,22 @@ order, followed by the review block, always in this order:
 
 CSV has one header row: `id`, the runs' other own field names in first-seen order
 (found by a first pass over the runs), then the review block. Cells: strings as they are;
-lists of strings joined with ";"; null and absent fields empty; booleans `true` /
-`false`; numbers as JSON numbers; objects and other lists as JSON text. A cell
-(or a header name) starting with `=`, `+`, `-`, `@`, tab or carriage return gets a
-leading `'` so no spreadsheet runs it as a formula (OWASP); a number is never a
-formula, so `-3` stays a number.
+lists of strings joined with ";" when every ID is plain (not empty, no `;`, not
+starting with `[`, `'` or a formula character), else a JSON array (`["a;b", "=c"]`),
+so every list reads back as it was; null and absent fields empty; booleans `true` /
+`false`; numbers as JSON numbers; objects and other lists as JSON text. A text cell
+(or a header name) starting with `=`, `+`, `-`, `@`, tab or carriage return, after
+any `'`, gets one more leading `'` so no spreadsheet runs it as a formula (OWASP);
+the CSV reader removes exactly that `'` (`csv_runs.restore`), so IDs come back
+exactly. A number is never a formula, so `-3` stays a number.
+
+Exports load back as they were: loaded with the same `--map`/`--preset`, any format
+gives the same runs, ids, labels in force and diagnoses. So with a field map that
+reads the label from elsewhere (`--map correct=judge.ok`), the label in force is
+also written to that source (when there is one; the file's own value stays in
+`original_correct`). Limits: CSV cannot tell an empty ID from none, nor hold a
+lone surrogate, and a mapped source inside nested objects is a JSON text cell in
+CSV (reload such a CSV export with a map naming its columns).
 
 Every format is written run by run, and atomically: a failed or killed export
 leaves the previous file at the path as it was. `-` is standard output; a device
@@ -60,8 +71,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from .atomic import WriteRefused, check_output, open_output
+from .csv_runs import neutralise, plain_id
 from .journal import journal_path
 from .jsonutil import RawNumber, decode_exact, dumps, line_bytes
+from .mapping import SourcePath
 from .review import Review
 from .store import RunStore
 
@@ -81,7 +94,6 @@ REVIEW_FIELDS = (
 )
 _JSON_CELLS = frozenset({"tags"})  # lists a spreadsheet user reads back as JSON, not ";"-joined
 _EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "json": ".json"}
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PROGRESS_EVERY = 4096  # runs between progress reports
 
 Progress = Callable[[int, int], None]
@@ -148,6 +160,31 @@ def _label_key(store: RunStore) -> str | None:
     return None if field_map is not None and "correct" in field_map.sources else "correct"
 
 
+def _write_mapped_label(run: dict[str, Any], source: str, label: bool) -> None:
+    """Put the label in force where the field map reads the label, so the export reloads with it.
+
+    Nothing is written through a list path (`a[].b`) or over a value that is not an
+    object on the way, and never into a name the review block claims.
+    """
+    path = SourcePath.parse(source)
+    if path.each is not None or path.head[0] in _CLAIMED or source in _CLAIMED:
+        return
+    if source in run or len(path.head) == 1:
+        run[source] = label
+        return
+    where = run
+    for key in path.head[:-1]:
+        inner = where.get(key)
+        if inner is None:
+            inner = where[key] = {}
+        elif not isinstance(inner, dict):
+            return
+        else:
+            inner = where[key] = dict(inner)  # a copy: the run's original object is left as read
+        where = inner
+    where[path.head[-1]] = label
+
+
 def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
     """One valid run as it is exported. Raises ValueError for an invalid row."""
     original = _original(store, row)
@@ -155,7 +192,10 @@ def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
     run = _own_fields(original, store.ids[row], _label_key(store))
     # With a field map, the file's label is wherever the map reads it from.
     as_read = original if store.field_map is None else store.field_map.apply(original)
-    run["correct"] = review.label(row)
+    label = review.label(row)
+    if label is not None and store.field_map is not None and "correct" in store.field_map.sources:
+        _write_mapped_label(run, store.field_map.sources["correct"], label)
+    run["correct"] = label
     run["original_correct"] = as_read.get("correct")
     run["label_source"] = review.label_source(row)
     run["reviewer"] = by[0] if by else None
@@ -195,11 +235,6 @@ def _write_json(out: BinaryIO, runs: Iterable[dict[str, Any]]) -> None:
 # -- CSV ------------------------------------------------------------------------
 
 
-def neutralise(text: str) -> str:
-    """A spreadsheet cell that cannot start a formula (OWASP CSV injection)."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 def csv_cell(value: Any) -> str:
     """One exported value as CSV cell text."""
     if isinstance(value, str):
@@ -212,9 +247,11 @@ def csv_cell(value: Any) -> str:
         return dumps(value)
     if isinstance(value, RawNumber):
         return value.text
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return neutralise(";".join(value))
-    return neutralise(dumps(value))
+    if isinstance(value, list) and all(isinstance(item, str) and plain_id(item) for item in value):
+        return ";".join(value)  # `a;b`: each ID plain, none a formula nor needing JSON
+    # A JSON array or object starts with `[` or `{`: never a formula, and an ID keeps
+    # its `;`, its leading `[` or `=`, or its emptiness.
+    return dumps(value)
 
 
 def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:
@@ -222,7 +259,21 @@ def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:
     label_key = _label_key(store)
     for row in _valid(store, rows):
         names.update(dict.fromkeys(_own_fields(_original(store, row), store.ids[row], label_key)))
+    label_source = _mapped_label_column(store)
+    if label_source is not None:  # a run without it gains it when a reviewer labels it
+        names.setdefault(label_source)
     return [*names, *REVIEW_FIELDS]
+
+
+def _mapped_label_column(store: RunStore) -> str | None:
+    """The column `_write_mapped_label` may add: the mapped label source's top-level name."""
+    source = store.field_map.sources.get("correct") if store.field_map is not None else None
+    if source is None:
+        return None
+    path = SourcePath.parse(source)
+    if path.each is not None or path.head[0] in _CLAIMED or source in _CLAIMED:
+        return None
+    return source if len(path.head) == 1 else path.head[0]
 
 
 def _write_csv(out: BinaryIO, runs: Iterable[dict[str, Any]], header: list[str]) -> None:

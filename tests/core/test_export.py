@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from ragdiag_tui.cli import main
 from ragdiag_tui.core import atomic, export
+from ragdiag_tui.core.csv_runs import restore
 from ragdiag_tui.core.export import (
     FORMATS,
     ExportError,
@@ -538,9 +539,12 @@ def test_csv_keeps_every_other_string_exactly(tmp_path: Path, text: str) -> None
 
 
 def test_csv_neutralises_id_lists_as_whole_cells_and_field_names(tmp_path: Path) -> None:
-    cells = one_run_csv(tmp_path, topics=["=cmd", "b"], later=["a", "=b"], **{"=name": 1})
-    assert cells["topics"] == "'=cmd;b"
-    assert cells["later"] == "a;=b"  # only the start of a cell can start a formula
+    cells = one_run_csv(tmp_path, topics=["=cmd", "b"], later=["a", "=b"], plain=["a", "b"], **{"=name": 1})
+    # A list with any ID that could start a formula (in any place: a spreadsheet may split
+    # the cell at ";") is a JSON array, which starts with `[`; plain IDs stay `a;b`.
+    assert cells["topics"] == '["=cmd", "b"]'
+    assert cells["later"] == '["a", "=b"]'
+    assert cells["plain"] == "a;b"
     assert cells["'=name"] == "1"
 
 
@@ -555,10 +559,12 @@ def test_csv_round_trips_any_string(question: str, ids: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         cells = one_run_csv(Path(folder), question=question, topics=ids)
     assert cells["question"] == export.neutralise(question)
-    assert cells["question"] == (
-        "'" + question if question[:1] in ("=", "+", "-", "@", "\t", "\r") else question
-    )
-    assert cells["topics"] == export.neutralise(";".join(ids))
+    starts_formula = question.lstrip("'")[:1] in ("=", "+", "-", "@", "\t", "\r")
+    assert cells["question"] == ("'" + question if starts_formula else question)
+    assert restore(cells["question"]) == question
+    topics = cells["topics"]
+    assert not topics.startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert (json.loads(topics) if topics.startswith("[") else topics.split(";")) == ids
 
 
 @settings(max_examples=100, deadline=None)
