@@ -356,18 +356,14 @@ def _add_docs_options(parser: argparse.ArgumentParser) -> None:
 def docs_source(args: argparse.Namespace) -> Any:
     """`--docs` and `--docs-map` as a core.docs.DocsSource (None without --docs).
     Raises core.docs.DocsError when the file cannot be read."""
-    from .core.docs import DocsError, DocsSource, parse_docs_map
+    from .core.docs import DocsError, DocsSource, check_docs_file, parse_docs_map
 
     path = getattr(args, "docs", None)
     if path is None:
         if getattr(args, "docs_map", None):
             raise DocsError("--docs-map needs --docs FILE")
         return None
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        raise DocsError(f"{path}: cannot read the documents ({exc.strerror or exc})") from None
+    check_docs_file(path)
     return DocsSource(path, tuple(parse_docs_map(args.docs_map).items()))
 
 

@@ -26,6 +26,7 @@ import csv
 import io
 import json
 import os
+import stat
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,22 @@ MAX_WARNINGS = 100  # listed one by one; beyond that, counted
 
 class DocsError(Exception):
     """A corpus file that cannot be used at all. The message names the file."""
+
+
+def check_docs_file(path: str | os.PathLike[str]) -> None:
+    """Refuse, with DocsError, what cannot be a corpus: a missing or unreadable file, a
+    folder, a FIFO or device (opening one could block or never end)."""
+    name = os.fspath(path)
+    try:
+        mode = os.stat(name).st_mode
+    except OSError as exc:
+        raise DocsError(f"{name}: cannot read the documents ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(mode):
+        raise DocsError(f"{name}: is a folder, not a file of documents")
+    if not stat.S_ISREG(mode):
+        raise DocsError(f"{name}: not a regular file")
+    if not os.access(name, os.R_OK):
+        raise DocsError(f"{name}: cannot read the documents (permission denied)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +153,11 @@ class DocStore:
         name = os.fspath(path)
         docs_map = docs_map or {}
         store = cls(name, docs_map.get("id", "id"), docs_map.get("text", "text"))
+        check_docs_file(name)
         try:
             store._fd = os.open(name, os.O_RDONLY)
             with open(name, "rb") as handle:
                 store._index(handle)
-        except IsADirectoryError:
-            store.close()
-            raise DocsError(f"{name}: is a folder, not a corpus file") from None
         except OSError as exc:
             store.close()
             raise DocsError(f"{name}: cannot read the corpus ({exc.strerror or exc})") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -96,7 +97,7 @@ def test_a_mapped_id_in_json_lines(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "cannot read the corpus"), ("", "no document with an id"), ("[1, 2", "not JSON")],
+    [(None, "cannot read the documents"), ("", "no document with an id"), ("[1, 2", "not JSON")],
 )
 def test_an_unusable_corpus_is_one_clear_error(tmp_path: Path, content: str | None, message: str) -> None:
     path = tmp_path / "corpus.json"
@@ -136,3 +137,12 @@ def test_a_runs_own_text_comes_before_the_corpus(tmp_path: Path) -> None:
     assert document_text("D2", {"D1": "carried"}, docs).text == "two"
     nowhere = document_text("D9", {}, None)
     assert nowhere.text is None and "no --docs file" in nowhere.reason
+
+
+def test_a_folder_or_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    with pytest.raises(DocsError, match="is a folder"):
+        DocStore.open(tmp_path)
+    fifo = tmp_path / "docs.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(DocsError, match=r"docs\.fifo: not a regular file"):
+        DocStore.open(fifo)
