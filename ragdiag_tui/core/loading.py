@@ -130,6 +130,13 @@ _fast_decode = msgspec.json.Decoder(_Fields).decode
 _any_decode = msgspec.json.Decoder().decode
 
 
+def decode_fields(raw: bytes) -> Any:
+    """The rule's fields (`id`, `required`, `context`, `correct`, `question`) of one run's
+    JSON text, by the fast decoder: strict, no error wording. Raises ValueError (a
+    msgspec error) on any doubt; `models.validate_run` then decides and words it."""
+    return _fast_decode(raw)
+
+
 def _fast_convert(obj: Any) -> _Fields:
     return msgspec.convert(obj, _Fields, strict=True)
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .jsonutil import decode
-from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, read_runs, validate_mapped
+from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, decode_fields, read_runs, validate_mapped
 from .mapping import FieldMap
 from .metrics import NAN, id_metrics
 from .models import RunFields, validate_run
@@ -82,9 +82,7 @@ class RunStore:
         self.file_label = bytearray()
         self.n_required = array("I")
         self.n_context = array("I")
-        # RAGAS's ID-based context recall and precision per run; NaN where undefined.
-        self.recall = array("d")
-        self.precision = array("d")
+        self._metrics: tuple[array[float], array[float]] | None = None  # see `recall`
         self.questions: list[str] = []
         self.search_text: list[str] = []
         self.missing: dict[int, tuple[str, ...]] = {}
@@ -184,7 +182,6 @@ class RunStore:
         are bound once, here, and each run costs one call and one append per column."""
         store, ids, lines, stage_column, file_label = self, self.ids, self.lines, self.stage, self.file_label
         n_required, n_context = self.n_required.append, self.n_context.append
-        recall, precision, metrics = self.recall.append, self.precision.append, id_metrics
         questions, search_text, missing_of = self.questions.append, self.search_text.append, self.missing
         expected_of, blob, offsets = self.expected, self._blob, self._offsets.append
         label_codes = _LABEL_CODE
@@ -212,9 +209,6 @@ class RunStore:
             context = context or ()
             n_required(len(required))
             n_context(len(context))
-            run_recall, run_precision = metrics(required, context)
-            recall(run_recall)
-            precision(run_precision)
             question = question or ""
             questions(question)
             if missing:
@@ -238,8 +232,6 @@ class RunStore:
         self.file_label.append(L_NONE)
         self.n_required.append(0)
         self.n_context.append(0)
-        self.recall.append(NAN)
-        self.precision.append(NAN)
         self.questions.append("")
         self.search_text.append(error_search_text(error))
         self.errors[row] = error
@@ -276,6 +268,38 @@ class RunStore:
         """The run as the rule reads it: `raw(row)` with mapped fields under their own names."""
         raw = self.raw(row)
         return raw if self.field_map is None else self.field_map.apply(raw)
+
+    @property
+    def recall(self) -> array[float]:
+        """RAGAS's ID-based context recall of each row (core.metrics); NaN where undefined."""
+        return self._id_metrics()[0]
+
+    @property
+    def precision(self) -> array[float]:
+        """RAGAS's ID-based context precision of each row (core.metrics); NaN where undefined."""
+        return self._id_metrics()[1]
+
+    def _id_metrics(self) -> tuple[array[float], array[float]]:
+        # Worked out on first use (statistics), from the runs' text: loading, which
+        # every session pays for, stays free of it.
+        if self._metrics is None or len(self._metrics[0]) != len(self):
+            recall, precision = array("d"), array("d")
+            for row in range(len(self)):
+                if row in self.errors:
+                    recall.append(NAN)
+                    precision.append(NAN)
+                    continue
+                fields = self.fields(row) if self.field_map is not None else None
+                if fields is None:
+                    try:
+                        fields = decode_fields(self.raw_text(row))
+                    except ValueError:
+                        fields = self.fields(row)
+                run_recall, run_precision = id_metrics(fields.required, fields.context)
+                recall.append(run_recall)
+                precision.append(run_precision)
+            self._metrics = recall, precision
+        return self._metrics
 
     def fields(self, row: int) -> RunFields:
         """The rule's fields of one valid run, validated again from its text."""
