@@ -1,0 +1,149 @@
+"""The spool: review records waiting for a shared store that cannot be reached.
+
+While the PostgreSQL server is away, each record is appended here instead, exactly
+as durably as the journal file would hold it (one `os.write` on O_APPEND, then
+fsync), so neither an outage nor a SIGKILL loses a label. Each line carries the
+record's unique id and the review it belongs to:
+
+    {"id": "<uuid>", "review": "<fingerprint>", "record": {<the journal record>}}
+
+When the server is back the spool is sent in order and removed. The server ignores
+an id it already has, so a spool sent twice (a crash between sending and removing)
+still lands exactly once. Two processes may share a spool: every append and every
+send holds an exclusive `flock` on the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: one process per spool
+    fcntl = None  # type: ignore[assignment]
+
+SPOOL_SUFFIX = ".review-spool.jsonl"
+
+
+def spool_path(run_path: str | os.PathLike[str]) -> str:
+    return os.fspath(run_path) + SPOOL_SUFFIX
+
+
+@dataclass(frozen=True, slots=True)
+class Spooled:
+    """One waiting record: its unique id, its review, its journal line (no newline)."""
+
+    id: str
+    review: str
+    line: str
+
+
+class Spool:
+    """The spool file of one run file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @contextlib.contextmanager
+    def _locked(self, create: bool) -> Iterator[int | None]:
+        """The spool's fd under an exclusive lock (None when it does not exist and `create` is off)."""
+        while True:
+            flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
+            try:
+                fd = os.open(self.path, flags, 0o644)
+            except FileNotFoundError:
+                yield None
+                return
+            try:
+                if fcntl is not None:
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                if os.fstat(fd).st_nlink == 0:  # sent and removed while we waited: open anew
+                    continue
+                yield fd
+                return
+            finally:
+                os.close(fd)
+
+    def append(self, id: str, review: str, record_line: bytes) -> None:
+        """Add one record, durable before returning. Raises OSError when the disk refuses."""
+        head = json.dumps({"id": id, "review": review}, ensure_ascii=True)[:-1]
+        data = head.encode() + b', "record": ' + record_line.rstrip(b"\n") + b"}\n"
+        with self._locked(create=True) as fd:
+            assert fd is not None
+            size = os.fstat(fd).st_size
+            if size:
+                os.lseek(fd, 0, os.SEEK_SET)
+                held = os.read(fd, size)
+                if not held.endswith(b"\n"):  # a write torn by a kill, never acknowledged: drop it
+                    os.ftruncate(fd, held.rfind(b"\n") + 1)
+            if os.write(fd, data) != len(data):
+                raise OSError(28, "short write (disk full?)")
+            os.fsync(fd)
+
+    def _parse(self, data: bytes) -> tuple[list[Spooled], list[str], list[bytes]]:
+        """The readable records; a warning and the raw bytes of each unreadable line."""
+        waiting: list[Spooled] = []
+        warnings: list[str] = []
+        bad: list[bytes] = []
+        lines = data.split(b"\n")
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                item = json.loads(raw)
+                if not isinstance(item.get("id"), str) or not isinstance(item.get("review"), str):
+                    raise ValueError("id or review is not a string")
+                line = json.dumps(item["record"], ensure_ascii=False)
+                waiting.append(Spooled(item["id"], item["review"], line))
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+                if number == len(lines):  # unfinished: killed mid-write, so never acknowledged
+                    warnings.append(f"{self.path}, line {number}: skipped (torn by an interrupted write)")
+                    continue
+                warnings.append(f"{self.path}, line {number}: kept, not sent ({exc})")
+                bad.append(raw)
+        return waiting, warnings, bad
+
+    def waiting(self) -> tuple[list[Spooled], list[str]]:
+        """The records waiting, in the order they were made, and warnings for unreadable lines."""
+        try:
+            with open(self.path, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            return [], []
+        waiting, warnings, _bad = self._parse(data)
+        return waiting, warnings
+
+    def count(self) -> int:
+        try:
+            with open(self.path, "rb") as handle:
+                return handle.read().count(b"\n")
+        except OSError:
+            return 0
+
+    def send(self, deliver: Callable[[list[Spooled]], None]) -> int:
+        """Hand every waiting record to `deliver`, in order; then remove the spool.
+
+        If `deliver` raises, the spool stays as it was (sending again is harmless:
+        the store ignores ids it has). Returns how many records were sent.
+        """
+        with self._locked(create=False) as fd:
+            if fd is None:
+                return 0
+            os.lseek(fd, 0, os.SEEK_SET)
+            chunks = []
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            waiting, _warnings, bad = self._parse(b"".join(chunks))
+            if waiting:
+                deliver(waiting)
+            if bad:  # unreadable lines stay for a person to look at; everything else went
+                os.ftruncate(fd, 0)
+                os.write(fd, b"".join(raw + b"\n" for raw in bad))
+                os.fsync(fd)
+            else:
+                os.unlink(self.path)  # under the lock: an appender waiting on it reopens anew
+            return len(waiting)

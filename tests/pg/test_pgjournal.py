@@ -1,0 +1,251 @@
+"""The PostgreSQL review store against a real server: order, sharing, live polls, outages, reservations."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from ragdiag_tui.core.journal import Entry, JournalError, Record
+from ragdiag_tui.core.pgjournal import SCHEMA_VERSION, PgJournal, fingerprint
+from ragdiag_tui.core.spool import spool_path
+
+from .server import PASSWORD, PASSWORD_ROLE, PgServer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def entry(run: str, label: bool | None, reviewer: str = "alice", note: str = "", n: int = 0) -> Entry:
+    return Entry(run, label, note, reviewer, f"2026-11-30T15:00:{n:02d}.000000Z", "d" * 16, tags=("t",))
+
+
+def wait_for(condition: Callable[[], object], what: str, timeout: float = 10.0) -> object:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def run_file(tmp_path: Path) -> Path:
+    path = tmp_path / "runs.jsonl"
+    path.write_text(
+        "".join(json.dumps({"id": f"r{i}", "required": ["D"], "context": ["D"]}) + "\n" for i in range(5))
+    )
+    return path
+
+
+def stored(url: str, run_path: Path) -> list[tuple[str, str]]:
+    """(run, reviewer+label) of every stored entry of the run file's review, in order."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT record FROM ragdiag.entries WHERE review = %s ORDER BY seq", [fingerprint(run_path)]
+        ).fetchall()
+    return [(json.loads(r)["run"], json.loads(r)["note"]) for (r,) in rows]
+
+
+def key(records: list[Record]) -> list[tuple[str, str]]:
+    return [(r.run, r.note) for r in records if isinstance(r, Entry)]
+
+
+def test_entries_come_back_in_order_with_every_field(pg_url: str, run_file: Path) -> None:
+    log = PgJournal(pg_url, run_file)
+    log.open()
+    written = [
+        entry("r1", True, note="first", n=1),
+        entry("r2", False, "bob", "sé [/] \u2028", 2),
+        entry("r1", None, n=3),
+    ]
+    for record in written:
+        log.append(record)
+    log.close()
+    again = PgJournal(pg_url, run_file)
+    records, warnings = again.read()
+    assert warnings == []
+    assert [r.key() for r in records] == [r.key() for r in written]
+    assert again.status() is None
+
+
+def test_schema_is_versioned_and_entries_append_only(pg_url: str, run_file: Path) -> None:
+    PgJournal(pg_url, run_file).open()
+    PgJournal(pg_url, run_file).open()  # a second first use changes nothing
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT version FROM ragdiag.schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        log = PgJournal(pg_url, run_file)
+        log.append(entry("r1", True))
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            conn.execute("UPDATE ragdiag.entries SET reviewer = 'x'")
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            conn.execute("DELETE FROM ragdiag.entries")
+        conn.execute("INSERT INTO ragdiag.schema_version VALUES (99)")
+    with pytest.raises(JournalError, match="version 99, newer"):
+        PgJournal(pg_url, run_file).open()
+
+
+def test_two_run_files_in_one_database_and_copies_share_one_review(
+    pg_url: str, run_file: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_text(run_file.read_text() + '{"id": "extra", "required": []}\n')
+    copy = tmp_path / "elsewhere" / "runs.jsonl"
+    copy.parent.mkdir()
+    shutil.copy(run_file, copy)
+    PgJournal(pg_url, run_file).append(entry("r1", True, note="on runs"))
+    PgJournal(pg_url, other).append(entry("r1", False, note="on other"))
+    assert key(PgJournal(pg_url, run_file).read()[0]) == [("r1", "on runs")]
+    assert key(PgJournal(pg_url, other).read()[0]) == [("r1", "on other")]
+    assert key(PgJournal(pg_url, copy).read()[0]) == [("r1", "on runs")]
+
+
+def test_poll_returns_what_others_wrote_and_never_ones_own(pg_url: str, run_file: Path) -> None:
+    alice, bob = PgJournal(pg_url, run_file), PgJournal(pg_url, run_file)
+    alice.read()
+    bob.read()
+    assert alice.poll() == [] and bob.poll() == []
+    alice.append(entry("r1", True, note="a1"))
+    alice.append(entry("r2", False, note="a2"))
+    got: list[Record] = []
+    wait_for(lambda: got.extend(bob.poll()) or len(got) >= 2, "bob to see alice's entries")
+    assert key(got) == [("r1", "a1"), ("r2", "a2")]
+    assert alice.poll() == []
+    bob.append(entry("r3", True, "bob", "b1"))
+    got = []
+    wait_for(lambda: got.extend(alice.poll()) or got, "alice to see bob's entry")
+    assert key(got) == [("r3", "b1")]
+    assert bob.poll() == []
+
+
+def test_reservations_are_shown_to_others_and_given_back(pg_url: str, run_file: Path) -> None:
+    alice, bob = PgJournal(pg_url, run_file), PgJournal(pg_url, run_file)
+    alice.read()
+    bob.read()
+    bob.reserve("r4", "bob")
+    alice.reserve("r1", "alice")
+    wait_for(
+        lambda: bob.poll() == [] and bob.reservations() == {"r1": "alice"}, "bob to see alice's reservation"
+    )
+    wait_for(lambda: alice.poll() == [] and alice.reservations() == {"r4": "bob"}, "alice to see bob's")
+    alice.reserve("r2", "alice")  # the cursor moved: written now or by a poll soon after
+    wait_for(
+        lambda: alice.poll() == [] and bob.poll() == [] and bob.reservations() == {"r2": "alice"}, "the move"
+    )
+    alice.close()
+    wait_for(lambda: bob.poll() == [] and bob.reservations() == {}, "alice's reservation to be given back")
+
+
+def test_an_outage_in_the_middle_loses_nothing_and_sends_once_in_order(
+    own_server: PgServer, run_file: Path
+) -> None:
+    url = own_server.new_database()
+    log = PgJournal(url, run_file, offline_ok=True)
+    log.read()
+    log.append(entry("r1", True, note="1"))
+    own_server.stop()
+    log.append(entry("r2", True, note="2"))  # the server is gone: spooled
+    log.append(entry("r3", False, note="3"))
+    assert log.poll() == []
+    assert log.status() == "PostgreSQL offline: 2 entries spooled"
+    assert len(Path(spool_path(run_file)).read_text().splitlines()) == 2
+    own_server.start()
+    wait_for(lambda: log.poll() == [] and log.status() is None, "the spool to be sent", timeout=20)
+    log.append(entry("r4", True, note="4"))
+    assert stored(url, run_file) == [("r1", "1"), ("r2", "2"), ("r3", "3"), ("r4", "4")]
+    assert not os.path.exists(spool_path(run_file))
+
+
+def test_unreachable_at_start_the_app_carries_on_and_the_headless_commands_refuse(
+    own_server: PgServer, run_file: Path
+) -> None:
+    url = own_server.new_database()
+    PgJournal(url, run_file).append(entry("r1", True, "bob", "before"))
+    own_server.stop()
+    with pytest.raises(JournalError, match="cannot be reached"):
+        PgJournal(url, run_file).read()
+    log = PgJournal(url, run_file, offline_ok=True)
+    records, warnings = log.read()
+    assert records == [] and "cannot be reached" in warnings[-1]
+    log.append(entry("r2", False, note="offline"))
+    assert log.status() == "PostgreSQL offline: 1 entry spooled"
+    own_server.start()
+    got: list[Record] = []
+    wait_for(lambda: got.extend(log.poll()) or got, "the review once the server is back", timeout=20)
+    assert key(got) == [("r1", "before"), ("r2", "offline")]  # the whole review, in order
+    assert log.status() is None
+    assert stored(url, run_file) == [("r1", "before"), ("r2", "offline")]
+
+
+def test_a_spool_sent_twice_is_stored_once(pg_url: str, run_file: Path, tmp_path: Path) -> None:
+    offline = PgJournal(
+        "postgresql://nobody@/none?host=" + str(tmp_path / "nowhere"), run_file, offline_ok=True
+    )
+    offline.read()
+    offline.append(entry("r1", True, note="x"))
+    saved = Path(spool_path(run_file)).read_bytes()
+    assert PgJournal(pg_url, run_file).read()[0][0].note == "x"
+    Path(spool_path(run_file)).write_bytes(saved)  # as if killed between sending and removing
+    assert key(PgJournal(pg_url, run_file).read()[0]) == [("r1", "x")]
+
+
+KILLED_APP = """
+import sys, time
+from ragdiag_tui.core.journal import Entry
+from ragdiag_tui.core.pgjournal import PgJournal
+log = PgJournal(sys.argv[1], sys.argv[2], offline_ok=True)
+log.read()
+for i in range(5):
+    log.append(Entry(f"r{i}", True, f"n{i}", "alice", f"2026-11-30T15:00:0{i}.000000Z", "d"))
+print(log.status(), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_killed_app_loses_nothing_the_next_start_sends_the_spool(
+    own_server: PgServer, run_file: Path
+) -> None:
+    url = own_server.new_database()
+    PgJournal(url, run_file).open()
+    own_server.stop()
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_APP, url, str(run_file)], stdout=subprocess.PIPE, text=True, cwd=REPO
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "PostgreSQL offline: 5 entries spooled"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    own_server.start()
+    records, warnings = PgJournal(url, run_file).read()
+    assert warnings == []
+    assert key(records) == [(f"r{i}", f"n{i}") for i in range(5)]
+    assert stored(url, run_file) == [(f"r{i}", f"n{i}") for i in range(5)]
+
+
+def test_wrong_password_and_bad_urls_are_clear_and_never_echo_the_password(
+    pg_server: PgServer, run_file: Path
+) -> None:
+    wrong = pg_server.url("postgres", PASSWORD_ROLE, "hunter2-wrong")
+    with pytest.raises(JournalError) as failed:
+        PgJournal(wrong, run_file).open()
+    assert "password authentication failed" in str(failed.value)
+    assert "hunter2" not in str(failed.value)
+    assert str(failed.value).startswith(f"postgresql://{PASSWORD_ROLE}@/postgres")
+    right = pg_server.new_database(PASSWORD_ROLE, PASSWORD)
+    PgJournal(right, run_file).append(entry("r1", True))  # alice may, with her password
+    for bad in ("postgresql://u:hunter2@/db?host=/tmp&bogus=1", "postgresql://u:hunter2@host:notaport/db"):
+        with pytest.raises(JournalError) as failed:
+            PgJournal(bad, run_file).open()
+        assert "hunter2" not in str(failed.value)
+        assert str(failed.value).startswith("postgresql://u@")
