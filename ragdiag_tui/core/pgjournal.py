@@ -303,6 +303,8 @@ class PgJournal:
             else:
                 self._last_seq = rows[-1][0] if rows else 0
                 self._resync = False
+                if not rows:
+                    warnings.extend(self._other_versions())
                 return self._parse(rows, warnings), warnings
         waiting, spool_warnings = self.spool.waiting()
         warnings.extend(spool_warnings)
@@ -314,6 +316,22 @@ class PgJournal:
         return self._parse(
             [(0, item.line) for item in waiting if item.review == self.review], warnings
         ), warnings
+
+    def _other_versions(self) -> list[str]:
+        """A word when this exact file has no review yet but a file of the same name has."""
+        name = os.path.basename(self.run_path)
+        others = self._conn.execute(
+            "SELECT count(*) FROM ragdiag.reviews r WHERE r.file_name = %s AND r.review <> %s"
+            " AND EXISTS (SELECT 1 FROM ragdiag.entries e WHERE e.review = r.review)",
+            [name, self.review],
+        ).fetchone()[0]
+        if not others:
+            return []
+        versions = "another version" if others == 1 else f"{others} other versions"
+        return [
+            f"{self.name}: no review of this {name} yet, but the database holds reviews of {versions} "
+            "of a file of that name (a review belongs to the file's exact content: edited since?)"
+        ]
 
     @staticmethod
     def _errors() -> tuple[type[BaseException], ...]:

@@ -249,3 +249,11 @@ def test_wrong_password_and_bad_urls_are_clear_and_never_echo_the_password(
             PgJournal(bad, run_file).open()
         assert "hunter2" not in str(failed.value)
         assert str(failed.value).startswith("postgresql://u@")
+
+
+def test_an_edited_file_is_a_new_review_and_says_so(pg_url: str, run_file: Path) -> None:
+    PgJournal(pg_url, run_file).append(entry("r1", True))
+    run_file.write_text(run_file.read_text() + '{"id": "r9", "required": []}\n')
+    records, warnings = PgJournal(pg_url, run_file).read()
+    assert records == []
+    assert "no review of this runs.jsonl yet" in warnings[0] and "another version" in warnings[0]
