@@ -726,6 +726,8 @@ def run_review(args: argparse.Namespace) -> int:
     except (TagsError, DocsError) as exc:
         _err(str(exc))
         return EXIT_UNREADABLE
+    if _journal_refused(args):
+        return EXIT_UNREADABLE
     app = create_app(
         args.file,
         reviewer=args.reviewer,
@@ -752,7 +754,11 @@ def run_serve(args: argparse.Namespace) -> int:
     except (TagsError, DocsError) as exc:
         _err(str(exc))
         return EXIT_UNREADABLE
+    if _journal_refused(args):
+        return EXIT_UNREADABLE
     options = ["--tags", os.path.abspath(args.tags)] if args.tags else []
+    if args.journal is not None:
+        options += ["--journal", args.journal]
     if docs is not None:
         options += ["--docs", os.path.abspath(docs.path)]
         options += [f"--docs-map={field}={source}" for field, source in docs.docs_map]
@@ -794,6 +800,27 @@ def run_merge(args: argparse.Namespace) -> int:
         _err(message)
     _err(result.summary(review.journal.name))
     return EXIT_OK if result.clean else EXIT_INVALID
+
+
+def _journal_refused(args: argparse.Namespace) -> bool:
+    """Whether the shared store refuses us (a malformed URL, a wrong password), said before the app starts.
+
+    A server that cannot be reached is no reason to stop: the app works on, spooling.
+    """
+    from .core.journal import JournalError, open_log
+
+    log = open_log(args.file, args.journal, offline_ok=True)
+    check = getattr(log, "check", None)  # only a database has a login to try
+    if check is None:
+        return False
+    try:
+        away = check()
+    except JournalError as exc:
+        _err(str(exc))
+        return True
+    if away:
+        _err(f"{log.name}: the server cannot be reached ({away}); working offline, spooling labels")
+    return False
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {

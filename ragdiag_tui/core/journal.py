@@ -286,20 +286,29 @@ class ReviewLog(Protocol):
     def close(self) -> None:
         """Release the log; appending again reopens it."""
 
+    def reserve(self, run: str | None, reviewer: str) -> None:
+        """`reviewer` is on `run` (None: on no run): hold it for them, in a store that can."""
 
-def open_log(run_path: str | os.PathLike[str], spec: str | None = None) -> ReviewLog:
+    def reservations(self) -> dict[str, str]:
+        """Runs other reviewers hold now, run id -> reviewer (empty where there are none)."""
+
+
+def open_log(
+    run_path: str | os.PathLike[str], spec: str | None = None, *, offline_ok: bool = False
+) -> ReviewLog:
     """The review log of a run file.
 
     `spec` None falls back to the environment variable RAGDIAG_JOURNAL, then to the
     journal file beside the run file. A `postgresql://` or `postgres://` URL is the
     PostgreSQL store (`core.pgjournal.PgJournal`, imported only then); anything else
-    is the path of a journal file.
+    is the path of a journal file. `offline_ok` (the app): a PostgreSQL server that
+    cannot be reached is not an error; entries wait in a local spool until it is back.
     """
     spec = spec if spec is not None else os.environ.get(JOURNAL_ENV) or None
     if spec is not None and spec.startswith(("postgresql://", "postgres://")):
         from .pgjournal import PgJournal  # type: ignore[import-not-found, unused-ignore]
 
-        return PgJournal(spec, run_path)  # type: ignore[no-any-return, unused-ignore]
+        return PgJournal(spec, run_path, offline_ok=offline_ok)  # type: ignore[no-any-return, unused-ignore]
     return Journal(spec if spec is not None else journal_path(run_path), run_path)
 
 
@@ -498,6 +507,12 @@ class Journal:
     def status(self) -> str | None:
         """Nothing to report for a file: failures are raised by `append`."""
         return None
+
+    def reserve(self, run: str | None, reviewer: str) -> None:
+        """A journal file holds no reservations."""
+
+    def reservations(self) -> dict[str, str]:
+        return {}
 
     def _ensure_line_start(self) -> None:
         """After a line torn by a crash, start on a fresh one so new entries stay readable."""

@@ -144,6 +144,7 @@ class PgJournal:
         self.run_path = os.fspath(run_path)
         self.offline_ok = offline_ok
         self.spool = Spool(spool_path(run_path))
+        self.path = self.spool.path  # the one local file of this review (never an export's target)
         self.session = uuid.uuid4()
         self.review = ""
         self.offline: str | None = None  # why the server is away, or None when connected
@@ -201,10 +202,8 @@ class PgJournal:
         self._conn = self._listen = None
         self._next_attempt = time.monotonic() + RETRY_EVERY
 
-    def open(self) -> None:
-        """Reach the server and make the schema ready; raise JournalError if the URL or login is wrong."""
-        if self._conn is not None or (self.offline and self.review):
-            return
+    def _parse_url(self) -> None:
+        """Read the URL's parts; JournalError when psycopg is missing or the URL is malformed."""
         try:
             import psycopg
             from psycopg.conninfo import conninfo_to_dict
@@ -217,11 +216,22 @@ class PgJournal:
         except psycopg.Error as exc:
             raise JournalError(f"{self.name}: not a usable PostgreSQL URL ({self._message(exc)})") from None
         self._password = str(self._params.get("password") or "")
-        self.review = fingerprint(self.run_path)
-        self._channel = "ragdiag_" + self.review[:40]
-        self._spooled = len(self.spool.waiting()[0])
+        port = str(self._params.get("port") or "")
+        if port and not all(part.strip().isdigit() for part in port.split(",")):
+            raise JournalError(
+                f"{self.name}: not a usable PostgreSQL URL (the port {port!r} is not a number)"
+            )
+
+    def _connect_or_explain(self) -> tuple[Any, Any] | None:
+        """Both connections; None when the server cannot be reached and `offline_ok`.
+
+        JournalError when the server refuses us (password, role, database) or the
+        URL cannot work: no outage explains those, so nothing should wait for them.
+        """
+        import psycopg
+
         try:
-            conn, listen = self._connect()
+            return self._connect()
         except psycopg.OperationalError as exc:
             message = self._message(exc)
             if any(word in message for word in _REFUSALS):
@@ -229,10 +239,35 @@ class PgJournal:
             if not self.offline_ok:
                 raise JournalError(f"{self.name}: the server cannot be reached ({message})") from None
             self._go_offline(exc)
-            self._resync = True
-            return
+            return None
         except psycopg.Error as exc:
             raise JournalError(f"{self.name}: not a usable PostgreSQL URL ({self._message(exc)})") from None
+
+    def check(self) -> str | None:
+        """Try the URL and the login, before an app starts; returns why the server is away, if it is."""
+        self._parse_url()
+        conns = self._connect_or_explain()
+        if conns is None:
+            return self.offline
+        for conn in conns:
+            conn.close()
+        return None
+
+    def open(self) -> None:
+        """Reach the server and make the schema ready; raise JournalError if the URL or login is wrong."""
+        if self._conn is not None or (self.offline and self.review):
+            return
+        self._parse_url()
+        import psycopg
+
+        self.review = fingerprint(self.run_path)
+        self._channel = "ragdiag_" + self.review[:40]
+        self._spooled = len(self.spool.waiting()[0])
+        conns = self._connect_or_explain()
+        if conns is None:
+            self._resync = True
+            return
+        conn, listen = conns
         try:
             self._migrate(conn)
             self._adopt(conn, listen)

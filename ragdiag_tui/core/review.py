@@ -656,7 +656,7 @@ def open_review(
     complete = store.read(progress, announce)
     if not use_journal or not complete:
         return Review(store, None, reviewer, **options)
-    log = open_log(store.path, journal_spec)
+    log = open_log(store.path, journal_spec, offline_ok=writable)
     if not writable:
         return Review(store, log, reviewer, **options)
     problems: list[str] = []

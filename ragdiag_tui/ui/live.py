@@ -11,12 +11,11 @@ reviewer in a shared store, reading which runs the others hold.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
+from ..core.journal import Journal, ReviewLog
 from ..core.review import Review
 
 POLL_SECONDS = 0.25
@@ -51,13 +50,21 @@ class LiveReview:
         self._timer: Timer | None = None
 
     @property
-    def log(self) -> Any:
+    def log(self) -> ReviewLog | None:
         return self.review.journal
 
-    def start(self) -> None:
-        if self.log is not None and self._timer is None:
-            self._timer = self.owner.set_interval(POLL_SECONDS, self.poll, name="live-review")
-            self.poll()
+    def start(self) -> str | None:
+        """Start polling; returns a word for the reviewer when others share the log."""
+        log = self.log
+        if log is None or self._timer is not None:
+            return None
+        self._timer = self.owner.set_interval(POLL_SECONDS, self.poll, name="live-review")
+        self.poll()
+        if not log.shared:
+            return None
+        if isinstance(log, Journal):
+            return f"{log.name} is open in another ragdiag-tui too: each of you sees the other's labels live."
+        return f"Reviewing in {log.name}: teammates' labels show here as they make them."
 
     def stop(self) -> None:
         if self._timer is not None:
@@ -71,14 +78,13 @@ class LiveReview:
     def reserve(self, row: int | None) -> None:
         """The reviewer is on `row`: hold it for them (a store without reservations ignores this)."""
         log = self.log
-        reserve = getattr(log, "reserve", None)
-        if reserve is None:
+        if log is None:
             return
         run = None if row is None else self.review.store.ids[row]
         if run == self._reserved:
             return
         self._reserved = run
-        reserve(run, self.review.reviewer)
+        log.reserve(run, self.review.reviewer)
 
     def poll(self) -> None:
         """Apply what others wrote; tell the owner what to redraw and any new status."""
@@ -94,9 +100,6 @@ class LiveReview:
             self._status, self._held = status, held
             self.owner.post_message(LogStatusChanged(status, held))
 
-    def _read_held(self, log: Any) -> dict[int, str]:
-        reservations = getattr(log, "reservations", None)
-        if reservations is None:
-            return {}
+    def _read_held(self, log: ReviewLog) -> dict[int, str]:
         row_of = self.review.store.row_of
-        return {row_of[run]: who for run, who in reservations().items() if run in row_of}
+        return {row_of[run]: who for run, who in log.reservations().items() if run in row_of}

@@ -28,6 +28,7 @@ from ...core.review import Review, ReviewOptions
 from ...core.sorting import FILE_ORDER
 from ...core.store import STAGE_CODE, RunStore
 from ...core.text import visible
+from ..live import LiveReview, LogStatusChanged, ReviewChangedElsewhere
 from ..typeahead import focus_now
 from ..widgets.filter_bar import FilterBar
 from ..widgets.run_detail import RunDetail
@@ -70,6 +71,7 @@ class ReviewScreen(Screen[None]):
         self.review: Review | None = None
         self.rows: list[int] | range = range(0)
         self._sticky: int | None = None
+        self.live: LiveReview | None = None
         self._narrowing: tuple[str, str, str | None] | None = None
         self.labelling = Labelling(self)
         self.navigation = Navigation(self)
@@ -158,6 +160,11 @@ class ReviewScreen(Screen[None]):
             )
         for warning in review.warnings:
             self.tell(warning, title="Review journal", severity="warning", timeout=20)
+        self.live = LiveReview(self, review)
+        greeting = self.live.start()
+        if greeting:
+            self.tell(greeting, title="Review journal")
+        self.live.reserve(self.table.cursor_row)
 
     def on_load_failed(self, event: LoadFailed) -> None:
         self.query_one("#load-status").display = False
@@ -297,6 +304,22 @@ class ReviewScreen(Screen[None]):
         if self._sticky is not None and self._sticky != event.row:
             self._release_sticky(event.row)
         self._show_detail()
+        if self.live is not None:
+            self.live.reserve(event.row)
+
+    def on_review_changed_elsewhere(self, event: ReviewChangedElsewhere) -> None:
+        """A teammate's labels, tags or notes arrived: redraw their rows, the detail, the counts."""
+        for row in event.rows:
+            self.table.refresh_run(row)
+        if self.table.cursor_row in event.rows:
+            self._show_detail()
+        self._show_summary()
+
+    def on_log_status_changed(self, event: LogStatusChanged) -> None:
+        """The shared store went away or came back, or who holds which run changed."""
+        self.query_one(StageSummary).show_status(event.status)
+        self.table.held = event.held
+        self.table.refresh()
 
     @on(FilterBar.QueryChanged)
     def _query_typed(self, event: FilterBar.QueryChanged) -> None:

@@ -28,7 +28,7 @@ from ...core.sorting import ASCENDING, FILE_ORDER, SORT_COLUMNS
 from ...core.stages import S_INVALID, S_RETRIEVAL, STAGES
 from ...core.store import label_value
 from ...core.text import visible
-from .stages import CONFLICT_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word
+from .stages import CONFLICT_MARK, HELD_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
     from ...core.review import Review
@@ -108,6 +108,7 @@ class RunTable(ScrollView, can_focus=True):
         "run-table--lucky",
         "run-table--unsaved",
         "run-table--conflict",
+        "run-table--held",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -151,6 +152,8 @@ class RunTable(ScrollView, can_focus=True):
         self.review: Review | None = None
         self.rows: Sequence[int] = ()
         self.empty_message = empty_message
+        self.held: dict[int, str] = {}
+        """Rows other reviewers are on (a shared store), row -> reviewer."""
         self._id_width = 4
         self._widths_seen = 0
         self._last_posted: int | None = -1
@@ -401,7 +404,7 @@ class RunTable(ScrollView, can_focus=True):
             (count(store.n_required[row]), none),
             (count(store.n_context[row]), none),
             (LUCKY_MARK if lucky else "", self._style("lucky")),
-            (shown(store.questions[row]), none),
+            self._question(row),
         ]
 
     def _blind_cells(self, row: int, stage: tuple[str, Style]) -> list[tuple[str, Style]]:
@@ -421,3 +424,12 @@ class RunTable(ScrollView, can_focus=True):
             ("", none),
             (shown(store.questions[row]), none),
         ]
+
+    def _question(self, row: int) -> tuple[str, Style]:
+        """The question; led by who holds the run when another reviewer is on it."""
+        assert self.store is not None
+        question = shown(self.store.questions[row])
+        holder = self.held.get(row)
+        if holder is None:
+            return question, Style()
+        return f"{HELD_MARK} {shown(holder, 40)}: {question}", self._style("held")

@@ -33,6 +33,7 @@ class StageSummary(Static):
         "stage-summary--stale",
         "stage-summary--lead",
         "stage-summary--conflict",
+        "stage-summary--status",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -40,6 +41,7 @@ class StageSummary(Static):
         super().__init__(id=id, markup=False)
         self._forms: list[tuple[str, list[Content]]] = []
         self._line_count = 0
+        self._status: list[Content] = []
 
     def show_counts(
         self,
@@ -138,6 +140,15 @@ class StageSummary(Static):
         ]
         self._lay_out()
 
+    def show_status(self, status: str | None) -> None:
+        """A word about the review store (e.g. PostgreSQL offline), shown last in every form."""
+        self._status = (
+            []
+            if status is None
+            else [Content.assemble(("│ ", ".stage-summary--muted"), (status, ".stage-summary--status"))]
+        )
+        self._lay_out()
+
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out()
 
@@ -145,13 +156,14 @@ class StageSummary(Static):
         if not self._forms:
             return
         width = self.content_region.width or 10_000
-        for gap, items in self._forms:
+        for gap, form in self._forms:
+            items = form + self._status
             if sum(item.cell_length for item in items) + len(gap) * (len(items) - 1) <= width:
                 self._show(Content(gap).join(items), 1)
                 return
         lines: list[list[Content]] = [[]]
         used = 0
-        for item in self._forms[-1][1]:
+        for item in self._forms[-1][1] + self._status:
             need = item.cell_length + (len(GAP) if lines[-1] else 0)
             if lines[-1] and used + need > width:
                 lines.append([])

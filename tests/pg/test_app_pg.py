@@ -1,0 +1,198 @@
+"""Two apps on one PostgreSQL review: live labels, reservations, an outage mid-labelling; the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import psycopg
+import pytest
+from textual.pilot import Pilot
+from ui.helpers import (  # tests/ui
+    GEN,
+    LUCKY,
+    PASS,
+    REVIEW_RUNS,
+    SIZE,
+    detail_text,
+    loaded,
+    table,
+    table_lines,
+)
+
+from ragdiag_tui.cli import main
+from ragdiag_tui.core.journal import JOURNAL_ENV, Entry, digest
+from ragdiag_tui.core.pgjournal import PgJournal, fingerprint
+from ragdiag_tui.ui.app import RagdiagApp, create_app
+
+from .server import PASSWORD_ROLE, PgServer
+
+DEADLINE_PAUSES = 1500  # pauses of 10 ms: a ceiling, never a fixed wait
+
+
+async def until(pilot: Pilot, condition, what: str) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(DEADLINE_PAUSES):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
+def row_line(pilot: Pilot, row: int) -> str:
+    return table_lines(pilot)[1 + table(pilot).rows.index(row)]
+
+
+def summary_text(pilot: Pilot) -> str:
+    return str(pilot.app.screen.query_one("#summary").visual)
+
+
+@pytest.fixture
+def runs_path(tmp_path: Path) -> Path:
+    target = tmp_path / "runs.jsonl"
+    shutil.copy(REVIEW_RUNS, target)
+    return target
+
+
+def stored(url: str, run_path: Path) -> list[tuple[str, str, bool | None]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT record FROM ragdiag.entries WHERE review = %s ORDER BY seq", [fingerprint(run_path)]
+        ).fetchall()
+    return [(json.loads(r)["run"], json.loads(r)["reviewer"], json.loads(r)["label"]) for (r,) in rows]
+
+
+async def test_two_apps_on_one_database_see_each_others_work_live(pg_url: str, runs_path: Path) -> None:
+    alice: RagdiagApp = create_app(runs_path, reviewer="alice", journal=pg_url)
+    bob: RagdiagApp = create_app(runs_path, reviewer="bob", journal=pg_url)
+    async with alice.run_test(size=SIZE) as a, bob.run_test(size=SIZE) as b:
+        await loaded(a)
+        await loaded(b)
+        await a.press("down", "y", "c", *"seen it", "ctrl+s")
+        await until(b, lambda: row_line(b, GEN).startswith("✓"), "alice's mark in bob's table")
+        await until(b, lambda: "reviewed 1/" in summary_text(b), "bob's summary")
+        await b.press("down")
+        await until(b, lambda: "seen it" in detail_text(b), "alice's note in bob's detail")
+        await b.press("down", "n")
+        await until(a, lambda: row_line(a, LUCKY).startswith("✓"), "bob's mark in alice's table")
+        assert alice.review_screen.review is not None
+        assert alice.review_screen.review.reviewers(LUCKY)["bob"].label is False
+    assert stored(pg_url, runs_path) == [
+        ("gen-2", "alice", True),
+        ("gen-2", "alice", True),
+        ("lucky-3", "bob", False),
+    ]
+
+
+async def test_the_run_a_reviewer_is_on_is_shown_to_the_others(pg_url: str, runs_path: Path) -> None:
+    alice: RagdiagApp = create_app(runs_path, reviewer="alice", journal=pg_url)
+    bob: RagdiagApp = create_app(runs_path, reviewer="bob", journal=pg_url)
+    async with alice.run_test(size=SIZE) as a, bob.run_test(size=SIZE) as b:
+        await loaded(a)
+        await loaded(b)
+        await a.press("down", "down")  # alice is on lucky-3
+        await until(b, lambda: "◆ alice: " in row_line(b, LUCKY), "alice's reservation in bob's table")
+        assert "◆" not in row_line(b, PASS)
+        assert not any("◆ alice" in line for line in table_lines(a))  # one's own is not shown
+        await a.press("up")
+        await until(b, lambda: "◆ alice: " in row_line(b, GEN), "the reservation to follow alice")
+        assert "◆" not in row_line(b, LUCKY)
+        assert "◆ bob: " in row_line(a, PASS)
+
+
+async def test_an_outage_while_labelling_is_shown_and_loses_nothing(
+    own_server: PgServer, runs_path: Path
+) -> None:
+    url = own_server.new_database()
+    app: RagdiagApp = create_app(runs_path, reviewer="alice", journal=url)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("y")
+        own_server.stop()
+        await pilot.press("down", "n", "down", "y")
+        await until(
+            pilot, lambda: "PostgreSQL offline: 2 entries spooled" in summary_text(pilot), "the status"
+        )
+        assert row_line(pilot, GEN).startswith("✓") and row_line(pilot, LUCKY).startswith("✓")
+        assert app.review_screen.review is not None and not app.review_screen.review.unsaved
+        own_server.start()
+        await until(pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear once sent")
+        await pilot.press("down", "n")
+    assert stored(url, runs_path) == [
+        ("pass-1", "alice", True),
+        ("gen-2", "alice", False),
+        ("lucky-3", "alice", True),
+        ("retr-4", "alice", False),
+    ]
+
+
+async def test_the_app_opens_offline_and_catches_up(own_server: PgServer, runs_path: Path) -> None:
+    url = own_server.new_database()
+    teammate = PgJournal(url, runs_path)
+    teammate.append(Entry("pass-1", False, "from bob", "bob", "2026-11-30T15:00:00.000000Z", ""))
+    own_server.stop()
+    app: RagdiagApp = create_app(runs_path, reviewer="alice", journal=url)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert "PostgreSQL offline" in summary_text(pilot)
+        await pilot.press("down", "y")
+        own_server.start()
+        await until(
+            pilot, lambda: row_line(pilot, PASS).startswith("✓"), "bob's label once the server is back"
+        )
+        await until(pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear")
+    assert stored(url, runs_path) == [("pass-1", "bob", False), ("gen-2", "alice", True)]
+
+
+def test_export_reads_the_review_from_the_database_by_flag_and_by_environment(
+    pg_url: str, runs_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    PgJournal(pg_url, runs_path).append(Entry("gen-2", True, "ok", "bob", "2026-11-30T15:00:00.000000Z", ""))
+    out = tmp_path / "out.jsonl"
+    assert main(["export", str(runs_path), "-o", str(out), "--journal", pg_url, "--reviewed-only"]) in (0, 1)
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["gen-2"]
+    monkeypatch.setenv(JOURNAL_ENV, pg_url)
+    out.unlink()
+    assert main(["export", str(runs_path), "-o", str(out), "--reviewed-only"]) in (0, 1)
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["gen-2"]
+
+
+@pytest.mark.parametrize("command", ["review", "export", "serve"])
+def test_a_wrong_password_or_a_bad_url_is_one_clear_message_and_exit_2(
+    pg_server: PgServer,
+    runs_path: Path,
+    tmp_path: Path,
+    command: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(RagdiagApp, "run", lambda self: pytest.fail("the app started"))
+    monkeypatch.setattr("ragdiag_tui.serve.serve", lambda *a, **k: pytest.fail("the server started"))
+    extra = ["-o", str(tmp_path / "out.jsonl")] if command == "export" else []
+    wrong = pg_server.url("postgres", PASSWORD_ROLE, "hunter2-wrong")
+    assert main([command, str(runs_path), "--journal", wrong, *extra]) == 2
+    err = capsys.readouterr().err
+    assert "password authentication failed" in err and "hunter2" not in err
+    assert err.startswith(f"ragdiag-tui: postgresql://{PASSWORD_ROLE}@/postgres")
+    assert len(err.strip().splitlines()) == 1
+    for bad in ("postgresql://u:hunter2@/db?nosuchoption=1", "postgresql://u:hunter2@localhost:notaport/db"):
+        assert main([command, str(runs_path), "--journal", bad, *extra]) == 2
+        err = capsys.readouterr().err
+        assert "hunter2" not in err and "not a usable PostgreSQL URL" in err
+
+
+def test_headless_commands_refuse_a_review_they_cannot_reach(
+    runs_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nowhere = f"postgresql://postgres@/db?host={tmp_path / 'no-server'}"
+    assert main(["export", str(runs_path), "-o", str(tmp_path / "o.jsonl"), "--journal", nowhere]) == 2
+    assert "the server cannot be reached" in capsys.readouterr().err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_an_entry_written_by_the_app_is_the_journal_record(pg_url: str, runs_path: Path) -> None:
+    record = Entry("gen-2", True, "n", "alice", "2026-11-30T15:00:00.000000Z", digest(b"x"), tags=("a",))
+    PgJournal(pg_url, runs_path).append(record)
+    with psycopg.connect(pg_url) as conn:
+        (line,) = conn.execute("SELECT record FROM ragdiag.entries").fetchone()
+    assert line.encode() + b"\n" == record.to_json()
