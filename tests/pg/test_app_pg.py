@@ -9,7 +9,13 @@ from pathlib import Path
 import psycopg
 import pytest
 from textual.pilot import Pilot
-from ui.helpers import (  # tests/ui
+
+from ragdiag_tui.cli import main
+from ragdiag_tui.core.journal import JOURNAL_ENV, Entry, digest
+from ragdiag_tui.core.pgjournal import PgJournal, fingerprint
+from ragdiag_tui.ui.app import RagdiagApp, create_app
+
+from ..ui.helpers import (
     GEN,
     LUCKY,
     PASS,
@@ -19,24 +25,9 @@ from ui.helpers import (  # tests/ui
     loaded,
     table,
     table_lines,
+    wait_until,
 )
-
-from ragdiag_tui.cli import main
-from ragdiag_tui.core.journal import JOURNAL_ENV, Entry, digest
-from ragdiag_tui.core.pgjournal import PgJournal, fingerprint
-from ragdiag_tui.ui.app import RagdiagApp, create_app
-
 from .server import PASSWORD_ROLE, PgServer
-
-DEADLINE_PAUSES = 1500  # pauses of 10 ms: a ceiling, never a fixed wait
-
-
-async def until(pilot: Pilot, condition, what: str) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(DEADLINE_PAUSES):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 def row_line(pilot: Pilot, row: int) -> str:
@@ -69,12 +60,12 @@ async def test_two_apps_on_one_database_see_each_others_work_live(pg_url: str, r
         await loaded(a)
         await loaded(b)
         await a.press("down", "y", "c", *"seen it", "ctrl+s")
-        await until(b, lambda: row_line(b, GEN).startswith("✓"), "alice's mark in bob's table")
-        await until(b, lambda: "reviewed 1/" in summary_text(b), "bob's summary")
+        await wait_until(b, lambda: row_line(b, GEN).startswith("✓"), "alice's mark in bob's table")
+        await wait_until(b, lambda: "reviewed 1/" in summary_text(b), "bob's summary")
         await b.press("down")
-        await until(b, lambda: "seen it" in detail_text(b), "alice's note in bob's detail")
+        await wait_until(b, lambda: "seen it" in detail_text(b.app), "alice's note in bob's detail")
         await b.press("down", "n")
-        await until(a, lambda: row_line(a, LUCKY).startswith("✓"), "bob's mark in alice's table")
+        await wait_until(a, lambda: row_line(a, LUCKY).startswith("✓"), "bob's mark in alice's table")
         assert alice.review_screen.review is not None
         assert alice.review_screen.review.reviewers(LUCKY)["bob"].label is False
     assert stored(pg_url, runs_path) == [
@@ -91,11 +82,13 @@ async def test_the_run_a_reviewer_is_on_is_shown_to_the_others(pg_url: str, runs
         await loaded(a)
         await loaded(b)
         await a.press("down", "down")  # alice is on lucky-3
-        await until(b, lambda: "◆ alice: " in row_line(b, LUCKY), "alice's reservation in bob's table")
+        await wait_until(
+            b, lambda: "◆ alice: " in row_line(b, LUCKY), "alice's reservation in bob's table", 30
+        )
         assert "◆" not in row_line(b, PASS)
         assert not any("◆ alice" in line for line in table_lines(a))  # one's own is not shown
         await a.press("up")
-        await until(b, lambda: "◆ alice: " in row_line(b, GEN), "the reservation to follow alice")
+        await wait_until(b, lambda: "◆ alice: " in row_line(b, GEN), "the reservation to follow alice")
         assert "◆" not in row_line(b, LUCKY)
         assert "◆ bob: " in row_line(a, PASS)
 
@@ -110,13 +103,15 @@ async def test_an_outage_while_labelling_is_shown_and_loses_nothing(
         await pilot.press("y")
         own_server.stop()
         await pilot.press("down", "n", "down", "y")
-        await until(
+        await wait_until(
             pilot, lambda: "PostgreSQL offline: 2 entries spooled" in summary_text(pilot), "the status"
         )
         assert row_line(pilot, GEN).startswith("✓") and row_line(pilot, LUCKY).startswith("✓")
         assert app.review_screen.review is not None and not app.review_screen.review.unsaved
         own_server.start()
-        await until(pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear once sent")
+        await wait_until(
+            pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear once sent", 30
+        )
         await pilot.press("down", "n")
     assert stored(url, runs_path) == [
         ("pass-1", "alice", True),
@@ -137,10 +132,10 @@ async def test_the_app_opens_offline_and_catches_up(own_server: PgServer, runs_p
         assert "PostgreSQL offline" in summary_text(pilot)
         await pilot.press("down", "y")
         own_server.start()
-        await until(
+        await wait_until(
             pilot, lambda: row_line(pilot, PASS).startswith("✓"), "bob's label once the server is back"
         )
-        await until(pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear")
+        await wait_until(pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear")
     assert stored(url, runs_path) == [("pass-1", "bob", False), ("gen-2", "alice", True)]
 
 

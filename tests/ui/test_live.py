@@ -8,18 +8,7 @@ from textual.pilot import Pilot
 
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 
-from .helpers import GEN, PASS, SIZE, detail_text, loaded, table, table_lines
-
-DEADLINE_PAUSES = 400  # pauses of 10 ms: a generous ceiling, never a fixed wait
-
-
-async def until(pilot: Pilot, condition, what: str) -> None:  # type: ignore[no-untyped-def]
-    """Let the app run until `condition()` holds (polling is what is under test)."""
-    for _ in range(DEADLINE_PAUSES):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never happened: {what}")
+from .helpers import GEN, PASS, SIZE, detail_text, loaded, table, table_lines, wait_until
 
 
 def row_line(pilot: Pilot, row: int) -> str:
@@ -40,12 +29,12 @@ async def test_two_apps_on_one_journal_file_see_each_others_labels_live(runs_pat
         assert "reviewed 0/" in summary_text(b)
         await a.press("down", "y")  # alice: gen-2 is correct after all
         await a.press("c", *"checked twice", "ctrl+s")
-        await until(b, lambda: row_line(b, GEN).startswith("✓"), "alice's mark in bob's table")
-        await until(b, lambda: "reviewed 1/" in summary_text(b), "bob's summary to count it")
+        await wait_until(b, lambda: row_line(b, GEN).startswith("✓"), "alice's mark in bob's table")
+        await wait_until(b, lambda: "reviewed 1/" in summary_text(b), "bob's summary to count it")
         await b.press("down")
-        await until(b, lambda: "checked twice" in detail_text(b), "alice's note in bob's detail")
+        await wait_until(b, lambda: "checked twice" in detail_text(b.app), "alice's note in bob's detail")
         await b.press("up", "n")  # bob labels pass-1; alice sees it
-        await until(a, lambda: row_line(a, PASS).startswith("✓"), "bob's mark in alice's table")
+        await wait_until(a, lambda: row_line(a, PASS).startswith("✓"), "bob's mark in alice's table")
         assert alice.review_screen.review is not None
         assert alice.review_screen.review.reviewers(PASS)["bob"].label is False
         assert "bob" not in alice.review_screen.review.reviewers(GEN)
