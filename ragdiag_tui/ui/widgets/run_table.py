@@ -422,7 +422,7 @@ class RunTable(ScrollView, can_focus=True):
             (count(store.n_required[row]), none),
             (count(store.n_context[row]), none),
             ("", none),
-            (shown(store.questions[row]), none),
+            self._question(row),
         ]
 
     def _question(self, row: int) -> tuple[str, Style]:
