@@ -347,17 +347,19 @@ def check_journal_path(path: str, run_path: str | os.PathLike[str] | None) -> No
     except OSError:
         return
     if info.st_nlink > 1 and stat.S_ISREG(info.st_mode):
-        folder = os.path.dirname(os.path.abspath(path))
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return
-        own = os.path.basename(path)
-        for name in names:
-            if name == own or not name.endswith(JOURNAL_SUFFIX):
+        # Another name of the same file that is a journal: look beside the journal and
+        # beside the run file (a hard link can be anywhere, but that is where they are).
+        own = os.path.abspath(path)
+        folders = dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in (path, run_path))
+        for folder in folders:
+            try:
+                names = os.listdir(folder)
+            except OSError:
                 continue
-            other = os.path.join(folder, name)
-            if _same_target(other, path):
+            for name in names:
+                other = os.path.join(folder, name)
+                if other == own or not name.endswith(JOURNAL_SUFFIX) or not _same_target(other, path):
+                    continue
                 raise JournalError(
                     f"{path}: refused as the review journal: "
                     f"it is a hard link to another file's journal, {other}"

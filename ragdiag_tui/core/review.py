@@ -588,8 +588,7 @@ class Review:
     def add_spot_check(self, spot_check: SpotCheck) -> None:
         """Record a spot-check (kept in memory even if the journal fails, then JournalError)."""
         self.apply(spot_check)
-        if self.journal is not None:
-            self.journal.append(spot_check)
+        self._save(None, spot_check)
 
 
 def _fields(entry: Entry) -> tuple[bool | None, str, tuple[str, ...], str]:

@@ -153,7 +153,7 @@ class ReviewScreen(Screen[None]):
         if review.stale:
             self.tell(
                 f"{len(review.stale)} journal entries were made on runs that have changed in the file "
-                "since; they are held aside, not applied.",
+                "since; they are held aside, not applied (S lists them, to re-apply or drop).",
                 title="Review journal",
                 severity="warning",
                 timeout=20,
