@@ -153,6 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_journal(review, reading=False)
     _add_tags_option(review)
     _add_docs_options(review)
+    review.add_argument(
+        "--spot-check",
+        metavar="NAME",
+        help="show only the runs of this spot-check (see `sample`), in sample order, with its progress",
+    )
 
     diagnose = command(
         "diagnose",
@@ -738,6 +743,7 @@ def run_review(args: argparse.Namespace) -> int:
         export_dir=args.export_dir,
         tags=tags,
         docs=docs,
+        spot_check=getattr(args, "spot_check", None),
     )
     app.run()
     return app.return_code or EXIT_OK

@@ -6,8 +6,9 @@ so a million rows filter in tens of milliseconds.
 
 The filter text may hold terms besides plain text (see `parse_query`):
 `is:VIEW` (any view name: `is:unreviewed` in the lucky view is the spot-check's
-to-do list) and `FIELD:VALUE` over any top-level field of the run's own JSON
-(`model:gpt-4o`, `source:eval-2026-11`; `FIELD:=VALUE` for an exact value).
+to-do list), `tag:KEY` (a reviewer gave the run that reason tag) and
+`FIELD:VALUE` over any top-level field of the run's own JSON (`model:gpt-4o`,
+`source:eval-2026-11`; `FIELD:=VALUE` for an exact value).
 A field's values are read once, on its first use, and kept per store.
 """
 
@@ -188,7 +189,7 @@ def narrows(old: str, new: str) -> bool:
 # -- terms of the filter text -------------------------------------------------------------
 
 _TERM = re.compile(r'(?:(?<=\s)|^)([A-Za-z_][\w.-]*):(=?)("[^"]*"?|\S*)(?=\s|$)')
-KEYWORDS = ("is",)  # term names that are never taken for a run's field
+KEYWORDS = ("is", "tag")  # term names that are never taken for a run's field
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,10 +206,14 @@ class Query:
     text: str
     views: tuple[str, ...] = ()
     fields: tuple[FieldTerm, ...] = ()
+    tags: tuple[str, ...] = ()  # `tag:KEY`: a reviewer gave the run this reason tag
 
     def tests(self, store: RunStore, review: Review) -> list[Callable[[int], bool]]:
         """One row test per term, cheapest first."""
         tests = [in_view_test(store, review, view) for view in self.views]
+        tags_of = review.tags
+        for key in self.tags:
+            tests.append(lambda row, key=key: key in (tag.casefold() for tag in tags_of(row)))
         for term in self.fields:
             values = field_values(store, term.field)
             if term.exact:
@@ -226,6 +231,7 @@ def parse_query(store: RunStore, query: str) -> Query:
     ID such as `doc:12` is still found by its text. Quotes allow spaces: `source:"a b"`."""
     views: list[str] = []
     fields: list[FieldTerm] = []
+    tags: list[str] = []
 
     def take(match: re.Match[str]) -> str:
         name, exact, value = match.group(1), match.group(2) == "=", match.group(3)
@@ -236,15 +242,18 @@ def parse_query(store: RunStore, query: str) -> Query:
                 views.append(value)
                 return ""
             return match.group(0)
+        if name == "tag" and value:
+            tags.append(value.casefold())
+            return ""
         if name in KEYWORDS or not has_field(store, name):
             return match.group(0)
         fields.append(FieldTerm(name, value.casefold(), exact))
         return ""
 
     text = _TERM.sub(take, query) if ":" in query else query
-    if views or fields:
+    if views or fields or tags:
         text = " ".join(text.split())
-    return Query(text, tuple(views), tuple(fields))
+    return Query(text, tuple(views), tuple(fields), tuple(tags))
 
 
 # -- the values of one top-level field, read once per store -----------------------------

@@ -27,11 +27,15 @@ SORT_COLUMNS = (
     "missing",
     "required",
     "supplied",
+    "tags",
+    "recall",
+    "precision",
     "lucky",
     "question",
 )
 """The columns a table can be sorted by, in the table's order."""
 
+METRIC_COLUMNS = ("recall", "precision")  # RAGAS's ID-based context metrics; NaN where undefined
 _LABEL_ORDER = {True: 0, False: 1, None: 2}  # correct, incorrect, none
 _SOURCE_ORDER = {"adjudication": 0, "reviewer": 1, "conflict": 2, "file": 3, None: 4}
 BLIND_COLUMNS = frozenset({"stage", "label", "from", "missing", "lucky"})
@@ -95,6 +99,12 @@ def _sort_key(store: RunStore, review: Review, column: str) -> Key:
     if column == "reviewed":
         reviewed = review.is_reviewed
         return lambda row: not reviewed(row)  # reviewed runs first
+    if column == "tags":
+        tags = review.tags
+        return lambda row: len(tags(row))
+    if column in METRIC_COLUMNS:
+        values = store.recall if column == "recall" else store.precision
+        return values.__getitem__
     if column == "lucky":
         lucky = review.is_lucky
         return lambda row: not lucky(row)  # lucky answers first
@@ -105,4 +115,9 @@ def sort_rows(store: RunStore, review: Review, rows: Sequence[int], column: str,
     """`rows` ordered by `column` (ASCENDING or DESCENDING; FILE_ORDER: row order)."""
     if direction == FILE_ORDER:
         return sorted(rows)
-    return sorted(rows, key=sort_key(store, review, column), reverse=direction == DESCENDING)
+    key = sort_key(store, review, column)
+    if column in METRIC_COLUMNS:  # undefined (NaN) last either way: "no figure" is no extreme
+        undefined = [row for row in rows if key(row) != key(row)]
+        rows = [row for row in rows if key(row) == key(row)]
+        return sorted(rows, key=key, reverse=direction == DESCENDING) + undefined
+    return sorted(rows, key=key, reverse=direction == DESCENDING)

@@ -24,6 +24,7 @@ class RagdiagApp(App[int]):
     TITLE = "ragdiag"
     reason_tags: tuple[Tag, ...] = DEFAULT_TAGS  # the tag set in force (--tags)
     docs: DocsSource | None = None  # the documents' text (--docs), opened on demand
+    spot_check: str | None = None  # the spot-check to open once loaded (--spot-check)
 
     def __init__(self, options: ReviewOptions, export_dir: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
@@ -99,6 +100,7 @@ def create_app(
     export_dir: str | os.PathLike[str] | None = None,
     tags: tuple[Tag, ...] | None = None,
     docs: DocsSource | None = None,
+    spot_check: str | None = None,
 ) -> RagdiagApp:
     """The review app on the run file at `path`. The CLI and the tests both build it here.
 
@@ -108,13 +110,15 @@ def create_app(
     and other reviewers' labels until this reviewer labelled a run; `adjudicate`
     makes this reviewer's labels on runs in conflict the adjudication; `export_dir`,
     when given, is the only folder exports may write into; `tags` the reason tags in
-    force (default: core.tags.DEFAULT_TAGS); `docs` where the documents' text is.
+    force (default: core.tags.DEFAULT_TAGS); `docs` where the documents' text is;
+    `spot_check` the name of a spot-check whose runs to show once loaded.
     """
     options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate)
     app = RagdiagApp(options, export_dir)
     if tags is not None:
         app.reason_tags = tags
     app.docs = docs
+    app.spot_check = spot_check
     if theme is not None:
         app.theme = theme
     return app

@@ -112,3 +112,16 @@ def test_narrowing_is_only_for_plain_text() -> None:
     assert not narrows("model", "model:")
     assert not narrows("model:g", "model:gp")
     assert not narrows("", "a")
+
+
+def test_tag_term_keeps_runs_a_reviewer_gave_that_reason(store, review) -> None:
+    review.set_label(A, False)
+    review.toggle_tag(A, "answer-wrong")
+    review.toggle_tag(C, "model-knowledge")
+    assert filter_rows(store, review, "all", "tag:answer-wrong") == [A]
+    assert filter_rows(store, review, "all", "tag:MODEL-knowledge") == [C]
+    assert filter_rows(store, review, "lucky", "tag:model-knowledge is:unreviewed") == [C]
+    assert filter_rows(store, review, "all", "tag:nobody-used-it") == []
+    assert [
+        row for row in range(len(store)) if row_matches(store, review, row, "all", "tag:answer-wrong")
+    ] == [A]

@@ -84,6 +84,13 @@ SORT_BINDINGS: list[BindingType] = [
         tooltip="Sort by the next column to the right (a click on a title sorts by it too)",
     ),
     Binding(
+        "M",
+        "toggle_metric_columns",
+        "Tags and metric columns",
+        show=False,
+        tooltip="Show or hide the table's tags, recall and precision columns (shown when there is room)",
+    ),
+    Binding(
         "less_than_sign",
         "sort_previous_column",
         "Sort previous column",
@@ -111,8 +118,35 @@ OTHER_BINDINGS: list[BindingType] = [
 VIEW_BINDINGS: list[BindingType] = [
     Binding(view.key, f"show_view('{view.name}')", view.title, show=False) for view in VIEWS
 ]
+SPOT_CHECK_BINDINGS: list[BindingType] = [
+    Binding(
+        "D",
+        "draw_sample",
+        "Draw a spot-check",
+        show=False,
+        tooltip="Draw a seeded sample of the view and filter: size or margin, seed, name",
+    ),
+    Binding(
+        "K",
+        "choose_spot_check",
+        "Open a spot-check",
+        show=False,
+        tooltip="Choose a spot-check: its runs in sample order, its progress in the summary",
+    ),
+]
+TAG_BINDINGS: list[BindingType] = [
+    Binding(str(number), f"toggle_tag({number})", f"Reason tag {number}", show=False)
+    for number in range(1, 10)
+]
 SCREEN_BINDINGS: list[BindingType] = (
-    LABEL_BINDINGS + REVIEW_LOOP_BINDINGS + DETAIL_BINDINGS + SORT_BINDINGS + OTHER_BINDINGS + VIEW_BINDINGS
+    LABEL_BINDINGS
+    + REVIEW_LOOP_BINDINGS
+    + SPOT_CHECK_BINDINGS
+    + TAG_BINDINGS
+    + DETAIL_BINDINGS
+    + SORT_BINDINGS
+    + OTHER_BINDINGS
+    + VIEW_BINDINGS
 )
 
 
@@ -126,7 +160,7 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
     """(section, keys, what they do) for every binding the reviewer can use."""
     sections = (
         ("Label", LABEL_BINDINGS),
-        ("Review loop", REVIEW_LOOP_BINDINGS),
+        ("Review loop", REVIEW_LOOP_BINDINGS + SPOT_CHECK_BINDINGS),
         ("Move", RunTable.BINDINGS + DETAIL_BINDINGS),
         ("Sort", SORT_BINDINGS),
         ("Views", VIEW_BINDINGS),
@@ -139,6 +173,8 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
                 for key in binding.key.split(",")
             )
             yield section, keys, binding.tooltip or binding.description
+    for tag in getattr(app, "reason_tags", ()):
+        yield "Reason tags (toggle; several at once)", str(tag.number), tag.name
     yield "Filter and more", "tab", "Move focus between the table, detail and filter"
     yield "Filter and more", app.get_key_display(Binding("ctrl+p", "")), "Command palette"
 
@@ -148,6 +184,7 @@ def commands(screen: Screen[object]) -> Iterator[tuple[str, str, Callable[[], ob
     for bindings, prefix in (
         (LABEL_BINDINGS, ""),
         (REVIEW_LOOP_BINDINGS, ""),
+        (SPOT_CHECK_BINDINGS, ""),
         (SORT_BINDINGS, ""),
         (VIEW_BINDINGS, "View: "),
         (OTHER_BINDINGS, ""),

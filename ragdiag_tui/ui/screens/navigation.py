@@ -41,18 +41,19 @@ class Navigation:
 
     @property
     def in_file_order(self) -> bool:
-        return self.screen.sort_direction == FILE_ORDER
+        """Whether the rows stand in file order (not sorted, not a spot-check's sample order)."""
+        return self.screen.sort_direction == FILE_ORDER and self.screen.spot_check is None
 
     def sorted_rows(self, rows: list[int]) -> list[int]:
         """`rows` (in file order) in the order the reviewer chose."""
         screen = self.screen
-        if self.in_file_order or screen.review is None:
+        if screen.sort_direction == FILE_ORDER or screen.review is None:
             return rows
         return sort_rows(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
 
     def order_text(self) -> str | None:
         """The order shown in the filter bar, e.g. 'stage ▼'; None in file order."""
-        if self.in_file_order:
+        if self.screen.sort_direction == FILE_ORDER:
             return None
         return f"{self.screen.sort_column} {SORT_ARROWS[self.screen.sort_direction]}"
 
@@ -71,7 +72,7 @@ class Navigation:
     def step_column(self, step: int) -> None:
         """Sort by the column `step` places on (in file order: the sort column itself)."""
         column = self.screen.sort_column
-        if not self.in_file_order:
+        if self.screen.sort_direction != FILE_ORDER:
             column = SORT_COLUMNS[(SORT_COLUMNS.index(column) + step) % len(SORT_COLUMNS)]
         self.sort_by(column, ASCENDING)
 

@@ -27,6 +27,7 @@ from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
 from ...core.review import Review, ReviewOptions
 from ...core.sorting import FILE_ORDER
 from ...core.store import STAGE_CODE, RunStore
+from ...core.tags import DEFAULT_TAGS, Tag
 from ...core.text import visible
 from ..live import LiveReview, LogStatusChanged, ReviewChangedElsewhere
 from ..typeahead import focus_now
@@ -38,6 +39,7 @@ from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import Labelling
 from .navigation import Navigation, position_of
 from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded, load_runs
+from .spot_checking import SpotChecking
 
 FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
 
@@ -63,6 +65,8 @@ class ReviewScreen(Screen[None]):
     """`sorting.ASCENDING`, `DESCENDING` or `FILE_ORDER` (then sort_column is unused)."""
     auto_advance: var[bool] = var(False)
     """After a label, move on to the next unreviewed run (always so in a spot-check)."""
+    spot_check: var[str | None] = var(None)
+    """The spot-check whose runs are shown, in sample order; None: the view's runs."""
 
     def __init__(self, options: ReviewOptions) -> None:
         super().__init__()
@@ -75,6 +79,7 @@ class ReviewScreen(Screen[None]):
         self._narrowing: tuple[str, str, str | None] | None = None
         self.labelling = Labelling(self)
         self.navigation = Navigation(self)
+        self.spot_checking = SpotChecking(self)
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -135,6 +140,9 @@ class ReviewScreen(Screen[None]):
         self._refilter()
         self._show_summary()
         self.log.info(f"loaded {len(self.store)} rows in {event.seconds:.2f} s")
+        spot_check = getattr(self.app, "spot_check", None)
+        if spot_check is not None:
+            self.spot_checking.open(spot_check)
         for problem in event.problems:
             self.tell(problem, title="Review journal", severity="error", timeout=20)
         if review.restored:
@@ -203,18 +211,26 @@ class ReviewScreen(Screen[None]):
 
     def summary_lead(self) -> list[Content]:
         """What the summary shows first: the spot-check's progress, when one is open."""
-        return []
+        return self.spot_checking.summary_lead()
 
     def in_spot_check(self) -> bool:
         """Whether the screen shows the runs of a spot-check (then a label moves on by itself)."""
-        return False
+        return self.spot_check is not None
+
+    @property
+    def reason_tags(self) -> tuple[Tag, ...]:
+        """The reason tags in force (the app's `--tags`)."""
+        return getattr(self.app, "reason_tags", DEFAULT_TAGS)
 
     def _show_filter_state(self) -> None:
         view = VIEW_BY_NAME[self.view]
         pending = self.review is None and not self._filter_is_plain()
+        title = view.title
+        if self.spot_check is not None:
+            title = f"Spot-check {visible(self.spot_check)}" + ("" if self.view == "all" else f" · {title}")
         self.query_one(FilterBar).show_state(
             view.key,
-            view.title,
+            title,
             self.missing_doc,
             None if pending else len(self.rows),
             len(self.store),
@@ -225,7 +241,7 @@ class ReviewScreen(Screen[None]):
         self.detail.show_run(self.store, self.review, self.table.cursor_row)
 
     def _filter_is_plain(self) -> bool:
-        return self.view == "all" and not self.search and self.missing_doc is None
+        return self.view == "all" and not self.search and self.missing_doc is None and self.spot_check is None
 
     # -- filtering -----------------------------------------------------------------
 
@@ -262,12 +278,16 @@ class ReviewScreen(Screen[None]):
             and previous[0::2] == key[0::2]
             and narrows(previous[1], key[1])
             and isinstance(self.rows, list)
+            and self.spot_check is None
         ):
             within = self.rows  # the query only grew longer: search what matched before
         self._narrowing = key
         self._sticky = None
         old_row = self.table.cursor_row
-        rows = filter_rows(self.store, review, self.view, self.search, self.missing_doc, within=within)
+        if self.spot_check is not None and self.spot_check in review.spot_checks:
+            rows = [row for row in self.spot_checking.rows(self.spot_check) if self._matches(row)]
+        else:
+            rows = filter_rows(self.store, review, self.view, self.search, self.missing_doc, within=within)
         self.rows = self.navigation.sorted_rows(rows)
         in_file_order = self.navigation.in_file_order
         cursor = 0
@@ -349,7 +369,13 @@ class ReviewScreen(Screen[None]):
         focus_now(self.table)
 
     def action_show_view(self, name: str) -> None:
-        self.view = name
+        if self.spot_check is not None:  # a view key leaves the spot-check
+            self.set_reactive(ReviewScreen.spot_check, None)
+            self.set_reactive(ReviewScreen.view, name)
+            self._refilter()
+            self._show_summary()
+        else:
+            self.view = name
         focus_now(self.table)
 
     # -- labelling (see labelling.py) ------------------------------------------------
@@ -435,8 +461,40 @@ class ReviewScreen(Screen[None]):
     def action_previous_run(self) -> None:
         self.table.action_cursor_up()
 
+    def action_toggle_metric_columns(self) -> None:
+        shown = self.table.toggle_extra_columns()
+        self.tell("Tags, recall and precision columns " + ("shown." if shown else "hidden."))
+
     def action_toggle_auto_advance(self) -> None:
         self.navigation.toggle_auto_advance()
+
+    # -- spot-checks and reason tags (see spot_checking.py) -------------------------------
+
+    def open_spot_check(self, name: str) -> None:
+        """Show the runs of spot-check `name` in sample order, the cursor on the first
+        one still to review (so a spot-check reopened the next day goes on where it was)."""
+        self.set_reactive(ReviewScreen.spot_check, name)
+        self.set_reactive(ReviewScreen.view, "all")
+        self.set_reactive(ReviewScreen.missing_doc, None)
+        self.set_reactive(ReviewScreen.search, "")
+        self.query_one(FilterBar).query_input.value = ""
+        self._refilter()
+        self._show_summary()
+        review = self.review
+        if review is not None and self.rows and review.is_reviewed(self.rows[0]):
+            found = self.navigation.find_unreviewed(0, 1)
+            if found is not None:
+                self.table.cursor = found[0]
+        focus_now(self.table)
+
+    def action_draw_sample(self) -> None:
+        self.spot_checking.draw()
+
+    def action_choose_spot_check(self) -> None:
+        self.spot_checking.choose()
+
+    def action_toggle_tag(self, number: int) -> None:
+        self.spot_checking.toggle_tag(number)
 
     # -- other screens --------------------------------------------------------------
 

@@ -165,6 +165,16 @@ def fold(content: Content, width: int, indent: int = ID_INDENT) -> Content:
     return Content("\n").join(lines)
 
 
+def metric(value: float) -> str:
+    """A recall or precision figure; `none` where it is undefined (NaN), never 0."""
+    return "none" if value != value else f"{value:.2f}"
+
+
+def metrics_text(store: RunStore, row: int) -> str:
+    """RAGAS's ID-based context recall and precision of one run."""
+    return f"recall {metric(store.recall[row])} · precision {metric(store.precision[row])}"
+
+
 class RunDetail(VerticalScroll, can_focus=True):
     """The detail pane of one run."""
 
@@ -394,6 +404,8 @@ class RunDetail(VerticalScroll, can_focus=True):
             )
         )
         lines.append(reviewers_block(review, row))
+        lines.append(field_line("Reason tags", self._tags(review.tags(row))))
+        lines.append(field_line("ID metrics", metrics_text(review.store, row)))
         note = review.note(row)
         if note:
             lines.append(field_block("Note", multiline(note)))
@@ -424,6 +436,17 @@ class RunDetail(VerticalScroll, can_focus=True):
         else:
             lines.append(field_line("Your note", Content.assemble(("none  (c to add one)", _c("muted")))))
         return Content("").join(lines).rstrip()
+
+    def _tags(self, keys: tuple[str, ...]) -> Content:
+        """The run's reason tags by number and name, as the tag set in force names them."""
+        if not keys:
+            return Content.assemble(("none  (1-9 toggle a reason)", _c("muted")))
+        by_key = {tag.key: tag for tag in getattr(self.app, "reason_tags", ())}
+        names = []
+        for key in keys:
+            tag = by_key.get(key)
+            names.append(f"{tag.number} {tag.name}" if tag else visible(key))
+        return Content.assemble((", ".join(names), _c("reviewer")))
 
     def _fields(self, raw: dict[str, Any]) -> Content:
         lines: list[Content] = []

@@ -50,10 +50,16 @@ COLUMNS = (
     ("miss", 4, True),
     ("req", 4, True),
     ("sup", 4, True),
+    ("tags", 5, False),
+    ("rec", 4, True),
+    ("prec", 4, True),
     ("", 1, False),
     ("question", 0, False),
 )
 assert len(COLUMNS) == len(SORT_COLUMNS)
+WIDE_ONLY = {SORT_COLUMNS.index(name) for name in ("tags", "recall", "precision")}
+WIDE_ONLY_FIRST = min(WIDE_ONLY)
+MIN_QUESTION = 60  # cells the question keeps before the tags, recall and precision columns show
 SORT_ARROWS = {ASCENDING: "▲", -ASCENDING: "▼"}
 
 
@@ -73,6 +79,11 @@ def fit(text: str, width: int, right: bool = False) -> str:
 def shown(text: str, limit: int = 4000) -> str:
     """The front of untrusted `text`, made safe: enough for any cell, cheap on a 10 MB one."""
     return visible(text[:limit])
+
+
+def metric_cell(value: float) -> str:
+    """A recall or precision in four cells: `0.50`, `1.00`; `none` where undefined (never 0)."""
+    return "none" if value != value else f"{value:.2f}"
 
 
 def count(n: int) -> str:
@@ -160,6 +171,14 @@ class RunTable(ScrollView, can_focus=True):
         self._wrapped: tuple[tuple[str, int], list[str]] = (("", -1), [])
         self.sort_column = "id"
         self.sort_direction = FILE_ORDER
+        self.extra_columns: bool | None = None
+        """Show the tags, recall and precision columns: None when the width allows."""
+
+    def toggle_extra_columns(self) -> bool:
+        """Show the tags, recall and precision columns if hidden, hide them if shown."""
+        self.extra_columns = not self._widths(self.scrollable_content_region.width)[WIDE_ONLY_FIRST]
+        self.refresh()
+        return self.extra_columns
 
     def show_sort(self, column: str, direction: int) -> None:
         """Mark the sorted column's title (the rows come sorted already)."""
@@ -305,6 +324,13 @@ class RunTable(ScrollView, can_focus=True):
         widths = [w for _, w, _ in COLUMNS]
         widths[1] = min(self._id_width, max(8, width // 5))  # leave the question room
         fixed = sum(widths) + len(widths) - 1
+        extra = self.extra_columns
+        if extra is None:  # automatic: only when the question keeps room enough
+            extra = width - fixed >= MIN_QUESTION
+        if not extra:
+            for n in WIDE_ONLY:
+                fixed -= widths[n] + 1
+                widths[n] = 0
         widths[-1] = max(0, width - fixed)
         return widths
 
@@ -330,6 +356,8 @@ class RunTable(ScrollView, can_focus=True):
             base = base + cursor
         segments: list[Segment] = []
         for (text, style), cell_width, (_, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
+            if not cell_width:
+                continue  # a column the table is too narrow for
             if segments:
                 segments.append(Segment(" ", base))
             segments.append(Segment(fit(text, cell_width, right), base + style))
@@ -339,6 +367,8 @@ class RunTable(ScrollView, can_focus=True):
         start = 0
         widths = self._widths(self.scrollable_content_region.width)
         for column, cell_width in zip(SORT_COLUMNS, widths, strict=True):
+            if not cell_width:
+                continue
             if start <= x < start + cell_width + 1:
                 self.post_message(self.HeaderClicked(column))
                 return
@@ -349,11 +379,23 @@ class RunTable(ScrollView, can_focus=True):
         parts = []
         widths = self._widths(width)
         for (title, _, right), cell_width, column in zip(COLUMNS, widths, SORT_COLUMNS, strict=True):
+            if not cell_width:
+                continue
             arrow = SORT_ARROWS.get(self.sort_direction, "") if column == self.sort_column else ""
             if arrow:  # the arrow always shows; a narrow title gives way to it
                 title = set_cell_size(title, max(0, cell_width - 1)).rstrip() + arrow
             parts.append(fit(title, cell_width, right))
         return Strip([Segment(" ".join(parts), style)]).adjust_cell_length(width, style)
+
+    def _tag_numbers(self, row: int) -> str:
+        """The run's reason tags as their number keys (`13`); `+` for a tag not in the set."""
+        if self.review is None:
+            return ""
+        keys = self.review.tags(row)
+        if not keys:
+            return ""
+        numbers = {tag.key: str(tag.number) for tag in getattr(self.app, "reason_tags", ())}
+        return "".join(numbers.get(key, "+") for key in keys)
 
     def _cells(self, row: int) -> list[tuple[str, Style]]:
         """The text and style of each cell of one run's line."""
@@ -370,6 +412,9 @@ class RunTable(ScrollView, can_focus=True):
                 ("", none),
                 (shown(run_id), none) if run_id else ("—", muted),
                 stage,
+                ("", none),
+                ("", none),
+                ("", none),
                 ("", none),
                 ("", none),
                 ("", none),
@@ -403,6 +448,11 @@ class RunTable(ScrollView, can_focus=True):
             (count(n_missing) if n_missing else "·", none if n_missing else muted),
             (count(store.n_required[row]), none),
             (count(store.n_context[row]), none),
+            (self._tag_numbers(row), self._style("reviewer")),
+            *(
+                (metric_cell(value), none if value == value else muted)
+                for value in (store.recall[row], store.precision[row])
+            ),
             (LUCKY_MARK if lucky else "", self._style("lucky")),
             self._question(row),
         ]

@@ -1,0 +1,116 @@
+"""SampleDialog: draw a spot-check from the current view and filter.
+
+Size (a number, or `auto` with a margin), a seed (a fresh random one by default;
+the same seed draws the same runs again) and a name. Dismisses with (name, Sample),
+or None. The draw is `core.sampling.draw_sample`, the very one `ragdiag-tui sample` uses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Set
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from ...core.review import Review
+from ...core.sampling import NOUNS, Sample, SampleError, default_name, draw_sample, population
+from ...core.store import RunStore
+from ...core.text import visible
+from ..typeahead import focus_now
+
+SEED_RANGE = 1_000_000  # a fresh seed is a number short enough to write down
+
+
+class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
+    """Size or margin, seed and name of a new spot-check; enter draws, escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, store: RunStore, review: Review, view: str, query: str, taken: Set[str]) -> None:
+        super().__init__(classes="dialog")
+        self.store, self.review, self.view, self.query = store, review, view, query
+        self.taken = taken
+        self.population = len(population(store, review, view, query))
+
+    def compose(self) -> ComposeResult:
+        noun = NOUNS.get(self.view, "runs")
+        where = f" matching {visible(self.query)!r}" if self.query else ""
+        with Vertical(classes="dialog-box", id="sample-box"):
+            yield Static("Draw a spot-check", classes="dialog-title", markup=False)
+            yield Static(
+                f"From the {self.population:,} {noun}{where} (by the file's own labels).",
+                classes="dialog-text",
+                markup=False,
+            )
+            with Horizontal(classes="form-row"):
+                yield Static("Size", classes="form-label", markup=False)
+                yield Input(str(min(50, self.population)), id="sample-size", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Static("Margin", classes="form-label", markup=False)
+                yield Input("0.05", id="sample-margin", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Static("Seed", classes="form-label", markup=False)
+                seed = random.SystemRandom().randrange(1, SEED_RANGE)
+                yield Input(str(seed), id="sample-seed", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Static("Name", classes="form-label", markup=False)
+                yield Input(placeholder=default_name(self.view, 50), id="sample-name", compact=True)
+            yield Static(
+                "Size: a number, or auto for ±margin at 95% confidence. Enter draws · escape cancels.",
+                id="sample-error",
+                classes="dialog-hint",
+                markup=False,
+            )
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Draw", variant="primary", id="draw")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        focus_now(self.query_one("#sample-size", Input))
+
+    def _value(self, widget_id: str) -> str:
+        return self.query_one(f"#{widget_id}", Input).value.strip()
+
+    def _refuse(self, message: str) -> None:
+        error = self.query_one("#sample-error", Static)
+        error.update(message)
+        error.add_class("-error")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#draw")
+    def action_draw(self) -> None:
+        size_text = self._value("sample-size").lower()
+        size: int | str
+        try:
+            size = "auto" if size_text == "auto" else int(size_text)
+            margin = float(self._value("sample-margin") or "0.05")
+            seed = int(self._value("sample-seed"))
+        except ValueError:
+            self._refuse("Size is a whole number or auto, margin a number such as 0.05, seed a whole number.")
+            return
+        if not 0 < margin < 1:
+            self._refuse("The margin is a proportion between 0 and 1, such as 0.05.")
+            return
+        try:
+            sample = draw_sample(self.store, self.review, self.view, size, seed, self.query, margin)
+        except SampleError as exc:
+            self._refuse(str(exc))
+            return
+        if not sample.ids:
+            self._refuse("Nothing to draw: the view and filter hold no runs.")
+            return
+        name = self._value("sample-name") or default_name(self.view, len(sample.ids))
+        if name in self.taken:
+            self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
+            return
+        self.dismiss((name, sample))
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
