@@ -480,6 +480,7 @@ class ReviewScreen(Screen[None]):
         self.query_one(FilterBar).query_input.value = ""
         self._refilter()
         self._show_summary()
+        self.table.cursor = 0
         review = self.review
         if review is not None and self.rows and review.is_reviewed(self.rows[0]):
             found = self.navigation.find_unreviewed(0, 1)

@@ -34,13 +34,13 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
 
     def __init__(self, store: RunStore, review: Review, view: str, query: str, taken: Set[str]) -> None:
         super().__init__(classes="dialog")
-        self.store, self.review, self.view, self.query = store, review, view, query
+        self.store, self.review, self.view, self.filter_text = store, review, view, query
         self.taken = taken
         self.population = len(population(store, review, view, query))
 
     def compose(self) -> ComposeResult:
         noun = NOUNS.get(self.view, "runs")
-        where = f" matching {visible(self.query)!r}" if self.query else ""
+        where = f" matching {visible(self.filter_text)!r}" if self.filter_text else ""
         with Vertical(classes="dialog-box", id="sample-box"):
             yield Static("Draw a spot-check", classes="dialog-title", markup=False)
             yield Static(
@@ -98,7 +98,7 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
             self._refuse("The margin is a proportion between 0 and 1, such as 0.05.")
             return
         try:
-            sample = draw_sample(self.store, self.review, self.view, size, seed, self.query, margin)
+            sample = draw_sample(self.store, self.review, self.view, size, seed, self.filter_text, margin)
         except SampleError as exc:
             self._refuse(str(exc))
             return

@@ -33,8 +33,11 @@ class SpotChecking:
         """The spot-check's runs that are in the file, in sample order."""
         screen = self.screen
         assert screen.review is not None
-        row_of = screen.store.row_of
-        found = (row_of.get(run_id) for run_id in screen.review.spot_checks[name].ids)
+        store = screen.store
+        row_of = store.row_of
+        # A sample of a view with invalid lines names each by its line (sampling.population_ids).
+        line_of = {f"line {store.lines[row]}": row for row in store.errors}
+        found = (row_of.get(run_id, line_of.get(run_id)) for run_id in screen.review.spot_checks[name].ids)
         return [row for row in found if row is not None]
 
     def summary_lead(self) -> list[Content]:

@@ -1,0 +1,202 @@
+"""Spot-checks on screen: draw one (D), open one (K, or `review --spot-check`), its runs in
+sample order with its progress in the summary, moving on after each label; reason tags on
+the number keys; the tags, recall and precision columns."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from textual.widgets import Input
+
+from ragdiag_tui.cli import parse_args
+from ragdiag_tui.core.journal import SpotCheck, utc_now
+from ragdiag_tui.core.review import open_review
+from ragdiag_tui.core.sorting import ASCENDING
+from ragdiag_tui.core.tags import DEFAULT_TAGS
+from ragdiag_tui.ui.app import RagdiagApp, create_app
+from ragdiag_tui.ui.screens.help import HelpScreen
+from ragdiag_tui.ui.screens.sample import SampleDialog
+from ragdiag_tui.ui.screens.spot_check_list import SpotCheckList
+
+from .helpers import (
+    GEN,
+    LUCKY,
+    PASS,
+    RETR,
+    SIZE,
+    UNRES,
+    detail_text,
+    loaded,
+    record_notifications,
+    screen_text,
+    table,
+    table_lines,
+    wait_until,
+)
+
+IDS = ["pass-1", "gen-2", "lucky-3", "retr-4", "unres-5"]
+
+
+def journal_spot_check(path: Path, name: str, ids: list[str]) -> None:
+    """Record a spot-check in the run file's journal, as `ragdiag-tui sample` does."""
+    review = open_review(path, reviewer="lead")
+    review.add_spot_check(SpotCheck(name, "all", "", 7, 9, len(ids), tuple(ids), "lead", utc_now()))
+    review.journal.close()
+
+
+async def test_d_draws_a_sample_of_the_view_and_opens_it_in_sample_order(app: RagdiagApp, runs_path) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("L", "D")
+        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        dialog = app.screen
+        assert dialog.population == 2  # lucky-3 and a[b]c, by the file's labels
+        dialog.query_one("#sample-seed", Input).value = "7"
+        dialog.query_one("#sample-name", Input).value = "lucky-2"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.spot_check == "lucky-2", "the spot-check to open")
+        expected = random.Random(7).sample(["lucky-3", "a[b]c"], 2)  # the documented draw
+        assert [screen.store.ids[row] for row in screen.rows] == expected
+        assert "lucky-2: 0/2 reviewed · 0 held · 0 overturned" in screen_text(app)
+        assert "Spot-check lucky-2" in screen_text(app)
+        record = [json.loads(line) for line in (runs_path.parent / "runs.jsonl.review.jsonl").open()][-1]
+        assert record["kind"] == "spot-check" and record["ids"] == expected and record["seed"] == 7
+
+
+async def test_sample_dialog_refuses_a_bad_size_and_a_taken_name(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        screen.review.add_spot_check(SpotCheck("all-3", "all", "", 1, 9, 1, ("pass-1",), "x", utc_now()))
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        dialog = app.screen
+        dialog.query_one("#sample-size", Input).value = "many"
+        await pilot.press("enter")
+        assert isinstance(app.screen, SampleDialog)
+        assert "whole number or auto" in screen_text(app)
+        dialog.query_one("#sample-size", Input).value = "3"
+        await pilot.press("enter")
+        assert isinstance(app.screen, SampleDialog) and "exists" in screen_text(app)
+        dialog.query_one("#sample-name", Input).value = "mine"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.spot_check == "mine", "the spot-check to open")
+        assert len(screen.rows) == 3
+
+
+async def test_a_spot_check_moves_on_after_each_label_and_counts_held_and_overturned(runs_path) -> None:
+    journal_spot_check(runs_path, "first-five", IDS[::-1])
+    app = create_app(runs_path, reviewer="tester", spot_check="first-five")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: screen.spot_check == "first-five", "the spot-check")
+        assert list(screen.rows) == [UNRES, RETR, LUCKY, GEN, PASS]  # sample order
+        assert table(pilot).cursor_row == UNRES
+        await pilot.press("y")  # unres-5 is labelled correct in the file: held
+        assert table(pilot).cursor_row == RETR  # moved on by itself
+        await pilot.press("y")  # retr-4 was incorrect: overturned
+        assert table(pilot).cursor_row == LUCKY
+        assert "first-five: 2/5 reviewed · 1 held · 1 overturned" in screen_text(app)
+        await pilot.press("a")  # a view key leaves the spot-check
+        assert screen.spot_check is None and len(screen.rows) == len(screen.store)
+        assert "first-five" not in screen_text(app)
+
+
+async def test_a_spot_check_reopened_goes_on_where_it_was_left(runs_path) -> None:
+    journal_spot_check(runs_path, "s", IDS)
+    app = create_app(runs_path, reviewer="tester", spot_check="s")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: screen.spot_check == "s", "the spot-check")
+        await pilot.press("y", "n")
+    app = create_app(runs_path, reviewer="tester", spot_check="s")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: screen.spot_check == "s", "the spot-check")
+        assert table(pilot).cursor_row == LUCKY  # the first not yet reviewed
+        assert "s: 2/5 reviewed" in screen_text(app)
+
+
+async def test_k_lists_the_spot_checks_and_enter_opens_one(runs_path) -> None:
+    journal_spot_check(runs_path, "one", IDS[:2])
+    journal_spot_check(runs_path, "two", IDS[2:])
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("K")
+        await wait_until(pilot, lambda: isinstance(app.screen, SpotCheckList), "the list")
+        assert "two: 0/3 reviewed · 0 held · 0 overturned" in screen_text(app)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: screen.spot_check == "two", "the spot-check")
+        assert list(screen.rows) == [LUCKY, RETR, UNRES]
+
+
+def test_review_takes_spot_check_on_the_command_line() -> None:
+    args = parse_args(["review", "runs.jsonl", "--spot-check", "lucky-50"])
+    assert args.spot_check == "lucky-50"
+
+
+async def test_unknown_spot_check_says_which_there_are(runs_path) -> None:
+    journal_spot_check(runs_path, "real", IDS)
+    app = create_app(runs_path, reviewer="tester", spot_check="typo")
+    notes = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: any("Spot-checks: real." in note for note, _ in notes), "the error")
+        assert screen.spot_check is None
+
+
+async def test_number_keys_toggle_reason_tags_shown_in_table_detail_and_filter(app: RagdiagApp) -> None:
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await loaded(pilot)
+        table(pilot).cursor = LUCKY
+        await pilot.pause()
+        await pilot.press("1", "3")
+        assert screen.review.tags(LUCKY) == ("supported-elsewhere", "model-knowledge")
+        assert "1 Supported by another document, 3 Answered from model knowledge" in detail_text(app)
+        await pilot.press("M")  # the tags column
+        assert table_lines(pilot)[1 + LUCKY].split()[7] == "13"
+        await pilot.press("1")
+        assert screen.review.tags(LUCKY) == ("model-knowledge",)
+        assert not screen.review.is_reviewed(LUCKY)  # a tag alone is no review
+        await pilot.press("slash", *"tag:model-knowledge")
+        assert list(screen.rows) == [LUCKY]
+
+
+async def test_help_lists_the_tag_set_in_force(runs_path) -> None:
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        text = str(app.screen.query_one("#help-keys Static").visual)
+        for tag in DEFAULT_TAGS:
+            assert f"{tag.number}  {tag.name}" in text
+        for key in ("D", "K", "M", "]", "[", "A", "o", "<", ">"):
+            assert f"{key:>11}  " in text, key
+
+
+async def test_recall_and_precision_show_none_never_zero_and_sort_with_none_last(tmp_path) -> None:
+    path = tmp_path / "runs.jsonl"
+    runs = [
+        {"id": "half", "required": ["A", "B"], "context": ["A"], "correct": True},
+        {"id": "nothing-supplied", "required": ["A"], "context": [], "correct": False},
+        {"id": "full", "required": ["A"], "context": ["A", "X", "Y"], "correct": True},
+    ]
+    path.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
+    app = create_app(path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("M")
+        line = table_lines(pilot)[2]
+        assert line.split()[4:9] == ["1", "1", "0", "0.00", "none"]  # recall 0, precision none
+        table(pilot).cursor = 1
+        await pilot.pause()
+        assert "recall 0.00 · precision none" in detail_text(app)
+        screen.navigation.sort_by("precision", ASCENDING)
+        await pilot.pause()
+        assert [screen.store.ids[row] for row in screen.rows] == ["full", "half", "nothing-supplied"]
+        screen.navigation.sort_by("precision", -ASCENDING)
+        await pilot.pause()
+        assert [screen.store.ids[row] for row in screen.rows] == ["half", "full", "nothing-supplied"]
