@@ -471,6 +471,9 @@ class RunTable(ScrollView, can_focus=True):
             ("", none),
             (count(store.n_required[row]), none),
             (count(store.n_context[row]), none),
+            ("", none),  # tags,
+            ("", none),  # recall and
+            ("", none),  # precision would tell whether a document is missing
             ("", none),
             self._question(row),
         ]
