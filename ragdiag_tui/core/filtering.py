@@ -222,7 +222,16 @@ class Query:
                 tests.append(lambda row, values=values, value=term.value: value in (values[row] or "\0"))
             else:
                 tests.append(lambda row, values=values: values[row] is not None)
+            if review.blind and term.field == label_field(store):  # `correct:true` would tell
+                test = tests.pop()
+                tests.append(lambda row, test=test, revealed=review.revealed: revealed(row) and test(row))
         return tests
+
+
+def label_field(store: RunStore) -> str:
+    """The top-level field of the run that holds the file's label (`correct`, unless mapped)."""
+    source = store.field_map.source("correct") if store.field_map else "correct"
+    return re.split(r"[.\[]", source, maxsplit=1)[0]
 
 
 def parse_query(store: RunStore, query: str) -> Query:

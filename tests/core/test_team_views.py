@@ -105,3 +105,14 @@ def test_blind_toggle_starts_from_none_not_from_the_hidden_label(run_file: Path)
     assert review.my_label(GEN) is True  # none -> correct, whatever was hidden
     review.toggle_label(GEN)
     assert review.my_label(GEN) is False
+
+
+def test_blind_filter_on_the_label_field_finds_only_labelled_runs(run_file: Path) -> None:
+    review = blind(run_file, "cy")
+    store = review.store
+    assert filter_rows(store, review, "all", "correct:true") == []  # the file's labels stay hidden
+    assert filter_rows(store, review, "all", "id:gap") == [GAP]  # other fields filter as ever
+    review.set_label(GAP, False)
+    assert filter_rows(store, review, "all", "correct:true") == [GAP]  # told now: the file says true
+    seeing = open_review(run_file, reviewer="cy")
+    assert filter_rows(seeing.store, seeing, "all", "correct:true") == [GAP, PASS, BARE]
