@@ -52,9 +52,10 @@ Exports load back as they were: loaded with the same `--map`/`--preset`, any for
 gives the same runs, ids, labels in force and diagnoses. So with a field map that
 reads the label from elsewhere (`--map correct=judge.ok`), the label in force is
 also written to that source (when there is one; the file's own value stays in
-`original_correct`). Limits: CSV cannot tell an empty ID from none, nor hold a
-lone surrogate, and a mapped source inside nested objects is a JSON text cell in
-CSV (reload such a CSV export with a map naming its columns).
+`original_correct`). In CSV, a mapped source inside nested objects or a list
+(`retrieval.docs`, `hits[].id`) also gets a column named exactly as the source,
+which the same map reads back. Limits: CSV cannot tell an empty ID from none, nor
+hold a lone surrogate.
 
 Every format is written run by run, and atomically: a failed or killed export
 leaves the previous file at the path as it was. `-` is standard output; a device
@@ -262,7 +263,38 @@ def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:
     label_source = _mapped_label_column(store)
     if label_source is not None:  # a run without it gains it when a reviewer labels it
         names.setdefault(label_source)
+    names.update(dict.fromkeys(_nested_sources(store)))
     return [*names, *REVIEW_FIELDS]
+
+
+def _nested_sources(store: RunStore) -> list[str]:
+    """Mapped sources inside nested objects or lists (`retrieval.docs`, `hits[].id`).
+
+    In CSV such a source would be one JSON text cell; the export adds a column named
+    exactly as the source, holding the mapped value, which the same map reads back
+    (a key spelled as the whole source wins, see `mapping`).
+    """
+    if store.field_map is None:
+        return []
+    nested = []
+    for source in store.field_map.sources.values():
+        path = SourcePath.parse(source)
+        if (len(path.head) > 1 or path.each is not None) and source not in _CLAIMED:
+            nested.append(source)
+    return nested
+
+
+def _with_flat_sources(runs: Iterable[dict[str, Any]], sources: list[str]) -> Iterator[dict[str, Any]]:
+    paths = [SourcePath.parse(source) for source in sources]
+    for run in runs:
+        for path in paths:
+            try:
+                value = path.read(run)
+            except Exception:  # a path the run does not have the shape for: left out
+                continue
+            if isinstance(value, (str, bool, list)):
+                run[path.source] = value
+        yield run
 
 
 def _mapped_label_column(store: RunStore) -> str | None:
@@ -353,7 +385,8 @@ def export_runs(
     try:
         with open_output(out_path, protect=_protected(store, review)) as out:
             if fmt == "csv":
-                _write_csv(out, runs(), _csv_header(store, order))
+                header = _csv_header(store, order)
+                _write_csv(out, _with_flat_sources(runs(), _nested_sources(store)), header)
             elif fmt == "json":
                 _write_json(out, runs())
             else:
