@@ -763,8 +763,6 @@ def run_serve(args: argparse.Namespace) -> int:
     if _journal_refused(args):
         return EXIT_UNREADABLE
     options = ["--tags", os.path.abspath(args.tags)] if args.tags else []
-    if args.journal is not None:
-        options += ["--journal", args.journal]
     if docs is not None:
         options += ["--docs", os.path.abspath(docs.path)]
         options += [f"--docs-map={field}={source}" for field, source in docs.docs_map]

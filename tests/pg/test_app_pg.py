@@ -191,3 +191,19 @@ def test_an_entry_written_by_the_app_is_the_journal_record(pg_url: str, runs_pat
     with psycopg.connect(pg_url) as conn:
         (line,) = conn.execute("SELECT record FROM ragdiag.entries").fetchone()
     assert line.encode() + b"\n" == record.to_json()
+
+
+async def test_next_unreviewed_skips_a_run_another_reviewer_is_on(pg_url: str, runs_path: Path) -> None:
+    alice: RagdiagApp = create_app(runs_path, reviewer="alice", journal=pg_url)
+    bob: RagdiagApp = create_app(runs_path, reviewer="bob", journal=pg_url)
+    async with alice.run_test(size=SIZE) as a, bob.run_test(size=SIZE) as b:
+        await loaded(a)
+        await loaded(b)
+        await a.press("down")  # alice is on gen-2, the next unreviewed run after pass-1
+        await wait_until(b, lambda: "◆ alice: " in row_line(b, GEN), "alice's reservation in bob's table")
+        await b.press("right_square_bracket")
+        assert table(b).cursor_row == LUCKY  # gen-2 is skipped: alice has it
+        await a.press("down", "down")  # alice moves on: gen-2 is free again
+        await wait_until(b, lambda: "◆" not in row_line(b, GEN), "gen-2 to be free")
+        await b.press("up", "up", "right_square_bracket")
+        assert table(b).cursor_row == GEN

@@ -99,16 +99,20 @@ class Navigation:
         screen.table.cursor = index
 
     def find_unreviewed(self, start: int, step: int) -> tuple[int, bool] | None:
-        """(position, wrapped) of the first unreviewed run `step`-wise from `start`, or None."""
+        """(position, wrapped) of the first unreviewed run `step`-wise from `start`, or None.
+
+        Runs another reviewer is on (a shared store's reservations) are skipped: two
+        reviewers working one spot-check are handed different runs."""
         screen = self.screen
         review, rows = screen.review, screen.rows
         assert review is not None
         is_reviewed, is_valid = review.is_reviewed, screen.store.is_valid
+        held = screen.live.held() if screen.live is not None else {}  # runs others are on
         count = len(rows)
         for offset in range(1, count + 1):
             index = (start + step * offset) % count
             row = rows[index]
-            if is_valid(row) and not is_reviewed(row):
+            if is_valid(row) and not is_reviewed(row) and row not in held:
                 return index, (index <= start) if step > 0 else (index >= start)
         return None
 
