@@ -137,7 +137,7 @@ async def live(path: Path, spec: str, teammate, rounds: int) -> list[float]:  # 
         table = app.screen.query_one(RunTable)
         store = app.review_screen.store
         for row in range(rounds):
-            table.move_cursor(row)
+            table.cursor = row
             await pilot.pause()
             record = Entry(
                 store.ids[row],

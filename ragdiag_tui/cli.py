@@ -273,6 +273,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--no-journal", action="store_true", help="the files' own labels, without their review journals"
     )
+    compare.add_argument(
+        "--journal",
+        metavar="URL",
+        help="a postgresql:// URL holding both files' reviews (default: $RAGDIAG_JOURNAL, else each "
+        "file's own journal)",
+    )
     _add_tags_option(serve)
     _add_docs_options(serve)
     merge = command(
@@ -648,7 +654,12 @@ def run_compare(args: argparse.Namespace) -> int:
 
     try:
         result, warnings = compare_files(
-            args.old, args.new, args.by, args.field_map, journals=not args.no_journal
+            args.old,
+            args.new,
+            args.by,
+            args.field_map,
+            journals=not args.no_journal,
+            journal_spec=args.journal,
         )
     except JournalError as exc:  # comparing without the labels would silently misreport
         _err(str(exc))

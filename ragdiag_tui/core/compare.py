@@ -256,13 +256,16 @@ class Opened:
     warnings: list[str]
 
 
-def open_side(path: str, field_map: FieldMap | None = None, journal: bool = True) -> Opened:
-    """Load a run file with its review journal applied (unless `journal` is False).
+def open_side(
+    path: str, field_map: FieldMap | None = None, journal: bool = True, journal_spec: str | None = None
+) -> Opened:
+    """Load a run file with its review journal applied (unless `journal` is False);
+    `journal_spec` as `journal.open_log` takes it (a database URL serves both sides).
 
     Raises loading.FileError when the file cannot be read, journal.JournalError
     when its journal cannot.
     """
-    review = open_review(path, field_map, use_journal=journal, writable=False)
+    review = open_review(path, field_map, journal_spec, use_journal=journal, writable=False)
     store = review.store
     if not journal:
         return Opened(store, _file_label(store), [])
@@ -281,10 +284,11 @@ def compare_files(
     by: str = BY_ID,
     field_map: FieldMap | None = None,
     journals: bool = True,
+    journal_spec: str | None = None,
 ) -> tuple[Comparison, list[str]]:
     """Compare two run files, each with its own review journal applied; and the warnings."""
-    old = open_side(old_path, field_map, journals)
-    new = open_side(new_path, field_map, journals)
+    old = open_side(old_path, field_map, journals, journal_spec)
+    new = open_side(new_path, field_map, journals, journal_spec)
     result = compare_stores(old.store, new.store, by, old.label, new.label)
     return result, old.warnings + new.warnings
 

@@ -207,3 +207,16 @@ async def test_next_unreviewed_skips_a_run_another_reviewer_is_on(pg_url: str, r
         await wait_until(b, lambda: "◆" not in row_line(b, GEN), "gen-2 to be free")
         await b.press("up", "up", "right_square_bracket")
         assert table(b).cursor_row == GEN
+
+
+def test_compare_reads_both_files_reviews_from_one_database(
+    pg_url: str, runs_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    after = tmp_path / "after.jsonl"
+    after.write_text(runs_path.read_text().replace('"correct": false', '"correct": true', 1))
+    PgJournal(pg_url, runs_path).append(Entry("gen-2", True, "", "bob", "2026-11-30T15:00:00.000000Z", ""))
+    assert main(["compare", str(runs_path), str(after), "--json", "--journal", pg_url]) in (0, 1)
+    with_review = json.loads(capsys.readouterr().out)
+    assert main(["compare", str(runs_path), str(after), "--json"]) in (0, 1)
+    without = json.loads(capsys.readouterr().out)
+    assert with_review != without  # bob's label on the old file counts only through the database
