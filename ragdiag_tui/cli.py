@@ -787,7 +787,6 @@ def run_serve(args: argparse.Namespace) -> int:
         export_dir=args.export_dir,
         options=[
             *options,
-            *(["--journal", args.journal] if args.journal else []),
             *(["--blind"] if args.blind else []),
             *(["--adjudicate"] if args.adjudicate else []),
         ],
