@@ -200,3 +200,24 @@ async def test_recall_and_precision_show_none_never_zero_and_sort_with_none_last
         screen.navigation.sort_by("precision", -ASCENDING)
         await pilot.pause()
         assert [screen.store.ids[row] for row in screen.rows] == ["half", "full", "nothing-supplied"]
+
+
+async def test_statistics_conclude_each_spot_check_with_its_interval_and_a_bar_per_tag(runs_path) -> None:
+    from ragdiag_tui.core.spotcheck import spot_check_reports
+    from ragdiag_tui.ui.screens.statistics import StatisticsScreen
+
+    journal_spot_check(runs_path, "first-five", IDS)
+    app = create_app(runs_path, reviewer="tester", spot_check="first-five")
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: screen.spot_check == "first-five", "the spot-check")
+        await pilot.press("4", "n", "y")  # pass-1 overturned (answer wrong), gen-2 overturned
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen), "the statistics")
+        report = spot_check_reports(screen.review)[0]
+        assert report.overturned == 2 and report.reviewed == 2
+        text = screen_text(app)
+        assert report.sentence()[:60] in " ".join(text.split())
+        assert "95% CI" in text
+        assert "█" * 10 + "░" * 10 + "   1 Answer is actually wrong" in text  # 1 of 2 reviewed: half a bar
+        assert "mean recall" in text and "mean precision" in text

@@ -23,12 +23,16 @@ from textual.widgets.option_list import Option
 from ...core.agreement import review_agreement
 from ...core.blind import shown_counts
 from ...core.filtering import VIEW_BY_NAME
+from ...core.metrics import store_means
 from ...core.review import Review
+from ...core.spotcheck import spot_check_reports
 from ...core.stats import Stats
 from ...core.store import RunStore
+from ...core.tags import DEFAULT_TAGS
 from ...core.text import visible
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
+from ..widgets.spot_check_panel import SpotCheckPanel
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
 
@@ -100,6 +104,11 @@ class StatisticsScreen(Screen[str | None]):
                 ),
                 id="stats-lucky",
             )
+            yield Static("Spot-checks", classes="stats-heading", markup=False)
+            tags = getattr(self.app, "reason_tags", DEFAULT_TAGS)
+            # Blind mode: a spot-check's conclusion would tell the labels not to be seen yet.
+            reports = [] if review.blind else spot_check_reports(review, tags)
+            yield SpotCheckPanel(reports, tags, store_means(store), id="stats-spot-checks")
             yield Static(self._documents_heading(), classes="stats-heading", markup=False)
             with Vertical(id="missed-box"):  # the rest of the screen; the list only what it needs
                 if self.documents:

@@ -1,0 +1,94 @@
+"""SpotCheckPanel: each spot-check's conclusion on the statistics screen.
+
+For each spot-check: the sentence a lead pastes into a report (the overturned rate
+with its 95% interval, corrected for the finite population), then a small bar per
+reason tag. Under them, the mean ID-based recall and precision of the file.
+Everything comes from the core (`core.spotcheck`, `core.metrics`); this only draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ...core.metrics import MetricMeans
+from ...core.spotcheck import SpotCheckReport
+from ...core.tags import Tag
+from ...core.text import visible
+
+BAR = 20  # cells of a tag's bar: its share of the reviewed runs of the sample
+
+
+def bar(fraction: float, width: int = BAR) -> tuple[str, str]:
+    """(filled, empty) parts of a bar of `width` cells for `fraction` in [0, 1]."""
+    filled = round(max(0.0, min(1.0, fraction)) * width)
+    return "█" * filled, "░" * (width - filled)
+
+
+def mean_text(value: float | None, runs: int) -> str:
+    return "none (no run defines it)" if value is None else f"{value:.2f} over {runs:,} runs"
+
+
+class SpotCheckPanel(Static):
+    """The spot-checks' conclusions and the ID metrics' means, as lines of text."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "spot-check-panel--name",
+        "spot-check-panel--bar",
+        "spot-check-panel--muted",
+    }
+
+    def __init__(
+        self,
+        reports: Sequence[SpotCheckReport],
+        tags: Sequence[Tag],
+        means: MetricMeans | None,
+        *,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, markup=False)
+        self.reports = list(reports)
+        self.tags = list(tags)
+        self.means = means
+
+    def on_mount(self) -> None:
+        self.update(self.text())
+
+    def text(self) -> Content:
+        lines: list[Content] = []
+        if not self.reports:
+            lines.append(
+                Content.assemble(
+                    ("No spot-checks yet: D on the runs screen draws one.", ".spot-check-panel--muted")
+                )
+            )
+        names = {tag.key: tag.name for tag in self.tags}
+        for report in self.reports:
+            lines.append(Content(report.sentence() + "."))
+            for tag in report.tags:
+                share = tag.count / report.reviewed if report.reviewed else 0.0
+                filled, empty = bar(share)
+                rate = f"  {tag.rate.percent()}" if tag.rate is not None else ""
+                lines.append(
+                    Content.assemble(
+                        "  ",
+                        (filled, ".spot-check-panel--bar"),
+                        (empty, ".spot-check-panel--muted"),
+                        f" {tag.count:>3} ",
+                        visible(names.get(tag.key, tag.key)),
+                        (rate, ".spot-check-panel--muted"),
+                    )
+                )
+            lines.append(Content(""))
+        if self.means is not None:
+            lines.append(
+                Content.assemble(
+                    ("ID metrics  ", "bold"),
+                    f"mean recall {mean_text(self.means.recall_mean, self.means.recall_runs)}  ·  "
+                    f"mean precision {mean_text(self.means.precision_mean, self.means.precision_runs)}",
+                )
+            )
+        return Content("\n").join(lines).rstrip()
