@@ -10,7 +10,9 @@ change (row, detail and summary redrawn); a cursor move at the top and at the la
 row; resident memory (and per run); and the time to quit. Key timings are the
 median of several presses, each measured until Textual has processed the key and
 refreshed the screen, in CPU time. Beside them, as a baseline from the same run:
-a key that does nothing, i.e. the cost of the harness and of one redraw.
+a key that does nothing, i.e. the cost of the harness and of one redraw. Sorting:
+a key that sorts every run by a column (and redraws), and a label that then moves on
+to the next unreviewed run (auto-advance, as in a spot-check).
 
 Nothing is asserted: these are figures to read and compare.
 """
@@ -92,6 +94,23 @@ async def measure(path: str) -> dict[str, float]:
         figures["cursor @last ms"] = await timed_presses(pilot, ["up", "down"] * 5)
         await pilot.press("home")
         figures["label ms"] = await timed_presses(pilot, ["y", "n", "space", "backspace"] * 3)
+        # Auto-advance (always on in a spot-check): each label also moves to the next unreviewed run.
+        await pilot.press("A")
+        figures["label+move on ms"] = await timed_presses(pilot, ["y"] * 9)
+        await pilot.press("A", "home")
+
+        # Sorting the whole file: `o` sorts by id (ranked once per store), again descending,
+        # again back to file order; `>` then sorts by the stage, by the label, by recall.
+        figures["sort id (1st) ms"] = await timed_presses(pilot, ["o"])
+        figures["sort id desc ms"] = await timed_presses(pilot, ["o"])
+        figures["sort back to file ms"] = await timed_presses(pilot, ["o"])
+        await pilot.press("greater_than_sign")
+        figures["sort stage ms"] = await timed_presses(pilot, ["greater_than_sign"])
+        figures["sort label ms"] = await timed_presses(pilot, ["greater_than_sign"])
+        for _ in range(5):  # from label on: from, missing, required, supplied, tags; then recall
+            await pilot.press("greater_than_sign")
+        figures["sort recall ms"] = await timed_presses(pilot, ["greater_than_sign"])
+        await pilot.press("o", "o")  # back to file order
 
         await pilot.press("slash")
         # Each keystroke narrows the previous result; the first one scans every run.
