@@ -44,6 +44,7 @@ def test_statistics_screen(snap_compare, demo_path) -> None:
         await pilot.press("s")
         await pilot.pause()
         assert "Runs per stage" in screen_text(pilot.app)
+        assert "No spot-checks yet" in screen_text(pilot.app) and "mean recall" in screen_text(pilot.app)
 
     assert snap_compare(
         create_app(demo_path, reviewer="snap"), terminal_size=SNAP_SIZE, run_before=on_statistics
