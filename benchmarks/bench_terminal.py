@@ -9,7 +9,9 @@ moment the command starts:
 
 - first screen: the first run's id is on screen (the first screenful of the table);
 - loaded: the summary shows the full count, `reviewed 0/N` (every run in, diagnosed,
-  the journal replayed, filtering ready).
+  the journal replayed, filtering ready);
+- app CPU: the CPU time the app used from start to exit (it quits at once when loaded):
+  less swayed than wall time when other work shares the machine.
 
 In the same run, as the baseline, it times the bare msgspec decode-and-diagnose loop
 (`baselines.msgspec_loop`) on the same file and prints the ratio. Medians of
@@ -47,8 +49,9 @@ def first_id(path: Path) -> str:
     return run.get("id") or "1"
 
 
-def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float, float]:
-    """(seconds to the first screenful, seconds to the full count) of the app in a pty."""
+def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float, float, float]:
+    """(seconds to the first screenful, seconds to the full count, CPU seconds the app
+    used from start to exit) of the app in a pty."""
     import fcntl
     import pty
     import termios
@@ -69,6 +72,7 @@ def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float,
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
     first_seen = full_seen = None
+    cpu = float("nan")
     try:
         deadline = started + TIMEOUT
         while full_seen is None and time.perf_counter() < deadline:
@@ -88,17 +92,15 @@ def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float,
         if full_seen is None:
             raise SystemExit("the app never showed the full count:\n" + "\n".join(screen.display))
         os.write(fd, b"q")
-        end = time.perf_counter() + 10
-        while time.perf_counter() < end:  # drain until the app exits
+        end = time.perf_counter() + 15
+        while time.perf_counter() < end:  # drain the screen until the app has exited
             if select.select([fd], [], [], 0.05)[0]:
-                try:
-                    if not os.read(fd, 1 << 20):
-                        break
-                except OSError:
-                    break
-            done, _ = os.waitpid(pid, os.WNOHANG)
+                with contextlib.suppress(OSError):
+                    os.read(fd, 1 << 20)
+            done, _, usage = os.wait4(pid, os.WNOHANG)
             if done:
                 pid = 0
+                cpu = usage.ru_utime + usage.ru_stime
                 break
     finally:
         if pid:
@@ -106,7 +108,7 @@ def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float,
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(fd)
-    return first_seen or full_seen, full_seen
+    return first_seen or full_seen, full_seen, cpu
 
 
 def main() -> None:
@@ -119,10 +121,13 @@ def main() -> None:
     args = parser.parse_args()
     columns, lines = map(int, args.size.split("x"))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; a {columns}x{lines} pseudo-terminal")
-    print(f"{'runs':>9}  {'first screen s':>15}{'loaded s':>10}{'msgspec loop s':>16}{'loaded/loop':>13}")
+    print(
+        f"{'runs':>9}  {'first screen s':>15}{'loaded s':>10}{'msgspec loop s':>16}{'loaded/loop':>13}"
+        f"{'app CPU s':>11}"
+    )
     for n in args.sizes:
         path = run_file(n)
-        firsts, fulls, loops = [], [], []
+        firsts, fulls, loops, cpus = [], [], [], []
         folder = Path(tempfile.mkdtemp())
         try:
             out = folder / "out.jsonl"
@@ -134,15 +139,16 @@ def main() -> None:
                     os.link(path, copy)
                 except OSError:
                     shutil.copy(path, copy)
-                first, full = in_terminal(copy, n, columns, lines)
+                first, full, cpu = in_terminal(copy, n, columns, lines)
                 firsts.append(first)
                 fulls.append(full)
+                cpus.append(cpu)
                 for leftover in folder.iterdir():  # the copy and its journal: each run starts fresh
                     leftover.unlink()
         finally:
             shutil.rmtree(folder)
-        first, full, loop = (statistics.median(x) for x in (firsts, fulls, loops))
-        print(f"{n:>9}  {first:>15.2f}{full:>10.2f}{loop:>16.2f}{full / loop:>12.2f}x")
+        first, full, loop, cpu = (statistics.median(x) for x in (firsts, fulls, loops, cpus))
+        print(f"{n:>9}  {first:>15.2f}{full:>10.2f}{loop:>16.2f}{full / loop:>12.2f}x{cpu:>11.2f}")
         runs = ", ".join(f"{f:.2f}" for f in fulls)
         print(f"{'':>9}  loaded in each run: {runs} s")
 
