@@ -669,7 +669,6 @@ def open_review(
         problems.append(f"{exc}. Earlier reviews could not be restored.")
         review = Review(store, None, reviewer, **options)
         review.journal = log  # keep saving, so failures are still reported
-    if log.shared:
-        review.warnings.append(f"{log.name} is open in another ragdiag-tui; both append to it.")
+    # A log shared with other writers is announced by the app (ui.live), which shows their work live.
     review.problems = problems
     return review
