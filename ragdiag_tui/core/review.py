@@ -328,9 +328,24 @@ class Review:
         return self._put(row, record)
 
     def poll(self) -> set[int]:
-        """Apply what other writers appended to the log since; returns the rows changed."""
+        """Apply what other writers appended to the log since; returns the rows changed.
+
+        A journal file deleted or replaced on disk (`rm`, `sed -i`, a teammate's app
+        writing its review anew) is not an append: teammates' records in it are taken,
+        but nothing in it may change this reviewer's own state (what they did stands),
+        and the complete review is written to it anew at once, with a notice.
+        """
         if self.journal is None:
             return set()
+        replaced = getattr(self.journal, "replaced", None)
+        if replaced is not None and replaced():
+            changed = set()
+            for record in self.journal.poll():
+                if record.reviewer != self.reviewer:
+                    changed |= self.apply(record)
+            self.journal.close()
+            self._rewrite(f"{self.journal.name}: the journal was deleted or replaced while open")
+            return changed
         changed: set[int] = set()
         for record in self.journal.poll():
             changed |= self.apply(record)

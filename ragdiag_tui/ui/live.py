@@ -92,7 +92,7 @@ class LiveReview:
         if log is None:
             return
         rows = self.review.poll()
-        if rows:
+        if rows or self.review.notices:  # a notice: e.g. the journal was replaced and rewritten
             self.owner.post_message(ReviewChangedElsewhere(rows))
         status = log.status()
         held = self._read_held(log)

@@ -397,3 +397,25 @@ def test_poll_sees_records_another_process_appended(run_file: Path) -> None:
     assert review.reviewers(PASS)["bob"].note == "from elsewhere"
     assert review.label(PASS) is False and review.store.stage[PASS] == S_GENERATION
     assert review.poll() == set()
+
+
+def test_polling_a_replaced_journal_keeps_this_reviewers_state_and_rewrites_it(run_file: Path) -> None:
+    """`sed -i` on the journal is not a teammate's append: it may bring teammates'
+    records, but never changes what this reviewer did, and the review is written anew."""
+    alice = as_reviewer(run_file, "alice")
+    alice.set_label(0, False)
+    journal = Path(f"{run_file}.review.jsonl")
+    edited = journal.read_text("utf-8").replace('"label": false', '"label": true')
+    bob = json.dumps({"v": 1, "run": lines(run_file)[0]["run"], "label": False, "reviewer": "bob", "at": "x"})
+    replacement = journal.with_name("sed.tmp")
+    replacement.write_text(edited + bob + "\n", encoding="utf-8")
+    os.replace(replacement, journal)
+
+    changed = alice.poll()
+
+    assert alice.reviewers(0)["alice"].label is False  # alice's own label stands
+    assert alice.reviewers(0)["bob"].label is False  # the teammate's record is taken
+    assert changed == {0}
+    assert any("replaced" in notice for notice in alice.take_notices())
+    again = as_reviewer(run_file, "carol")
+    assert again.reviewers(0)["alice"].label is False  # the file says so again

@@ -329,6 +329,9 @@ class ReviewScreen(Screen[None]):
 
     def on_review_changed_elsewhere(self, event: ReviewChangedElsewhere) -> None:
         """A teammate's labels, tags or notes arrived: redraw their rows, the detail, the counts."""
+        if self.review is not None:
+            for notice in self.review.take_notices():  # e.g. the journal was replaced and rewritten
+                self.tell(notice, title="Review journal", severity="warning", timeout=20)
         for row in event.rows:
             self.table.refresh_run(row)
         if self.table.cursor_row in event.rows:
