@@ -84,7 +84,9 @@ def _add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",))
         "--preset",
         choices=sorted(PRESETS),
         metavar="NAME",
-        help=f"the field names of a known tool, before any --map ({presets})",
+        help=f"the field names of a known tool, before any --map ({presets}). Under ragas, ID "
+        "lists may also be Python list literals (['a', 'b'], as RAGAS's CSV holds them) and integer "
+        "IDs are read as their decimal strings",
     )
 
 
@@ -158,6 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="show only the runs of this spot-check (see `sample`), in sample order, with its progress",
     )
+    review.add_argument(
+        "--baseline",
+        metavar="OLD",
+        help="an earlier run file of the same questions: the table gains a `was` column, the views "
+        "~ changed, + fixed and - regressed, the detail shows both runs' IDs, and OLD's reviewer "
+        "labels are offered (O) for runs unchanged since",
+    )
 
     diagnose = command(
         "diagnose",
@@ -223,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument(
         "--format",
-        choices=("jsonl", "csv", "json"),
+        choices=("jsonl", "csv", "json", "parquet"),
         help="default: from OUT's extension, else jsonl",
     )
     export.add_argument("--reviewed-only", action="store_true", help="only runs a reviewer labelled")
@@ -465,6 +474,7 @@ _TAKES_VALUE = (
     "--tags",
     "--docs",
     "--docs-map",
+    "--baseline",
 )
 _TOP_LEVEL = ("-h", "--help", "--version")
 
@@ -744,6 +754,8 @@ def run_review(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     if _journal_refused(args):
         return EXIT_UNREADABLE
+    if args.baseline is not None:
+        check_readable(args.baseline)
     app = create_app(
         args.file,
         reviewer=args.reviewer,
@@ -755,6 +767,7 @@ def run_review(args: argparse.Namespace) -> int:
         tags=tags,
         docs=docs,
         spot_check=getattr(args, "spot_check", None),
+        baseline=args.baseline,
     )
     app.run()
     return app.return_code or EXIT_OK

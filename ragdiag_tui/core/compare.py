@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress, repeat
+from operator import add, is_not, mul, ne
 from typing import Any
 
 import msgspec
@@ -111,21 +113,23 @@ def _id_index(store: RunStore) -> tuple[dict[str, int], set[int]]:
     """Each id's row, and the rows that join nothing.
 
     A valid run's id wins over an invalid line that repeats it; an invalid line
-    with no id, or repeating an id, joins nothing.
+    with no id, or repeating an id, joins nothing. (Built by C-level loops: the
+    loader already made every repeated id but the first an invalid line.)
     """
-    index: dict[str, int] = {}
-    unjoinable: set[int] = set()
-    ids = store.ids
-    for row in sorted(store.errors):
-        run_id = ids[row]
-        if run_id and run_id not in index:
-            index[run_id] = row
-        else:
-            unjoinable.add(row)
-    valid = store.row_of
-    unjoinable.update(row for run_id, row in index.items() if run_id in valid)
-    index.update(valid)
-    return index, unjoinable
+    ids, errors = store.ids, store.errors
+    index = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1), strict=True))  # each id's first row
+    if not errors:
+        return index, set()
+    # Ids whose first row is an invalid line: a later valid run of the id wins.
+    doubtful = {ids[row] for row in errors if index.get(ids[row]) == row}
+    if doubtful:
+        for row, run_id in enumerate(ids):
+            if run_id in doubtful and row not in errors:
+                index[run_id] = row
+                doubtful.discard(run_id)
+    if index.get("") in errors:
+        del index[""]
+    return index, {row for row in errors if index.get(ids[row]) != row}
 
 
 def _join_by_id(old: RunStore, new: RunStore) -> tuple[list[int | None], set[int]]:
@@ -183,34 +187,59 @@ def compare_stores(
     matched, used = (_join_by_id if by == BY_ID else _join_by_question)(old, new)
     result = Comparison(by, old, new)
     result.only_old = [row for row in range(len(old)) if row not in used]
-    old_stage, new_stage = old.stage, new.stage
-    old_questions, new_questions = old.questions, new.questions
-    pairs, not_comparable, only_new = result.pairs, result.not_comparable, result.only_new
-    for new_row, old_row in enumerate(matched):
-        if old_row is None:
-            only_new.append(new_row)
-        elif (
-            old_questions[old_row] != new_questions[new_row]
-            and old_stage[old_row] != S_INVALID
-            and new_stage[new_row] != S_INVALID
-        ):
-            not_comparable.append((old_row, new_row))
-        else:
-            pairs.append((old_row, new_row))
-    result.transitions = Counter((old_stage[o], new_stage[n]) for o, n in pairs)
+    # Column at a time: the joined rows, then their stages and questions side by side.
+    new_rows = list(compress(range(len(matched)), map(is_not, matched, repeat(None))))
+    old_rows: list[int] = list(map(matched.__getitem__, new_rows))  # type: ignore[arg-type]
+    joined = set(new_rows)
+    result.only_new = [row for row in range(len(new)) if row not in joined]
+    old_stages = bytes(map(old.stage.__getitem__, old_rows))
+    new_stages = bytes(map(new.stage.__getitem__, new_rows))
+    asked_again = map(ne, map(old.questions.__getitem__, old_rows), map(new.questions.__getitem__, new_rows))
+    apart = {
+        at
+        for at in compress(range(len(new_rows)), asked_again)
+        if old_stages[at] != S_INVALID and new_stages[at] != S_INVALID
+    }
+    result.not_comparable = [(old_rows[at], new_rows[at]) for at in sorted(apart)]
+    if apart:
+        keep = [at for at in range(len(new_rows)) if at not in apart]
+        old_rows = list(map(old_rows.__getitem__, keep))
+        new_rows = list(map(new_rows.__getitem__, keep))
+        old_stages = bytes(map(old_stages.__getitem__, keep))
+        new_stages = bytes(map(new_stages.__getitem__, keep))
+    pairs = result.pairs = list(zip(old_rows, new_rows, strict=True))
+    # One byte per pair: OLD stage * 8 + NEW stage.
+    moves = bytes(map(add, map(mul, old_stages, repeat(8)), new_stages))
+    result.transitions = Counter({divmod(code, 8): n for code, n in Counter(moves).items()})
     failed = (S_RETRIEVAL, S_GENERATION)
-    if any(result.transitions.get((code, S_PASS)) for code in failed):
-        result.fixed = [(o, n) for o, n in pairs if new_stage[n] == S_PASS and old_stage[o] in failed]
-    if any(result.transitions.get((S_PASS, code)) for code in failed):
-        result.regressed = [(o, n) for o, n in pairs if old_stage[o] == S_PASS and new_stage[n] in failed]
-    # Lucky answers are retrieval runs labelled correct: look only at retrieval rows.
+    result.fixed = _pairs_moving(pairs, moves, [(code, S_PASS) for code in failed])
+    result.regressed = _pairs_moving(pairs, moves, [(S_PASS, code) for code in failed])
+    # Lucky answers are retrieval runs labelled correct: only retrieval rows are asked.
     old_missing, new_missing = old.missing, new.missing
     old_lucky = {o for o in old_missing if old_label(o) is True}
     new_lucky = {n for n in new_missing if new_label(n) is True}
-    result.new_lucky = [(o, n) for o, n in pairs if n in new_lucky and o not in old_lucky]
-    result.resolved_lucky = [(o, n) for o, n in pairs if o in old_lucky and n not in new_lucky]
-    result.documents = _documents(pairs, old_missing, new_missing, top)
+    retrieval = _pairs_moving(pairs, moves, [(S_RETRIEVAL, code) for code in range(len(STAGE_NAMES))])
+    retrieval_now = _pairs_moving(pairs, moves, [(code, S_RETRIEVAL) for code in range(len(STAGE_NAMES))])
+    result.new_lucky = [(o, n) for o, n in retrieval_now if n in new_lucky and o not in old_lucky]
+    result.resolved_lucky = [(o, n) for o, n in retrieval if o in old_lucky and n not in new_lucky]
+    result.documents = _documents(old_rows, new_rows, old_missing, new_missing, top)
     return result
+
+
+def _pairs_moving(
+    pairs: list[tuple[int, int]], moves: bytes, wanted: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The pairs whose (OLD stage, NEW stage) is one of `wanted`, in order."""
+    table = bytearray(256)
+    for old, new in wanted:
+        table[old * 8 + new] = 1
+    hits = moves.translate(table)
+    found: list[tuple[int, int]] = []
+    at = hits.find(1)
+    while at != -1:
+        found.append(pairs[at])
+        at = hits.find(1, at + 1)
+    return found
 
 
 def _file_label(store: RunStore) -> LabelOf:
@@ -219,21 +248,15 @@ def _file_label(store: RunStore) -> LabelOf:
 
 
 def _documents(
-    pairs: list[tuple[int, int]],
+    old_rows: list[int],
+    new_rows: list[int],
     old_missing: dict[int, tuple[str, ...]],
     new_missing: dict[int, tuple[str, ...]],
     top: int,
 ) -> list[tuple[str, int, int]]:
     """The documents whose missed count over the comparable pairs changed most."""
-    missed_old: Counter[str] = Counter()
-    missed_new: Counter[str] = Counter()
-    for o, n in pairs:
-        ids = old_missing.get(o)
-        if ids:
-            missed_old.update(ids)
-        ids = new_missing.get(n)
-        if ids:
-            missed_new.update(ids)
+    missed_old = Counter(chain.from_iterable(map(old_missing.get, old_rows, repeat(()))))
+    missed_new = Counter(chain.from_iterable(map(new_missing.get, new_rows, repeat(()))))
     changed = [
         (doc, missed_old[doc], missed_new[doc])
         for doc in missed_old.keys() | missed_new.keys()
@@ -249,11 +272,13 @@ def _documents(
 
 @dataclass
 class Opened:
-    """One side of a comparison: its store and the label in force of each row."""
+    """One side of a comparison: its store, the label in force of each row, and
+    its reviewers' labels (row -> (label, reviewer, note))."""
 
     store: RunStore
     label: LabelOf
     warnings: list[str]
+    reviewer_labels: dict[int, tuple[bool, str, str]] = field(default_factory=dict)
 
 
 def open_side(
@@ -262,8 +287,8 @@ def open_side(
     """Load a run file with its review journal applied (unless `journal` is False);
     `journal_spec` as `journal.open_log` takes it (a database URL serves both sides).
 
-    Raises loading.FileError when the file cannot be read, journal.JournalError
-    when its journal cannot.
+    The review log is only read. Raises loading.FileError when the file cannot be
+    read, journal.JournalError when its log cannot.
     """
     review = open_review(path, field_map, journal_spec, use_journal=journal, writable=False)
     store = review.store
@@ -275,7 +300,12 @@ def open_side(
         warnings.append(f"{name}: {len(review.orphans)} entries name runs no longer in the file")
     if review.stale:
         warnings.append(f"{name}: {len(review.stale)} entries left out: their runs changed in the file since")
-    return Opened(store, review.label, warnings)
+    labels: dict[int, tuple[bool, str, str]] = {}
+    for row in review.reviewed_rows():
+        label, who = review.reviewer_label(row), review.reviewed_by(row)
+        if label is not None:
+            labels[row] = (label, who[0] if who else "", review.note(row))
+    return Opened(store, review.label, warnings, labels)
 
 
 def compare_files(

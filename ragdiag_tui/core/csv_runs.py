@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .jsonutil import decode_standard, dumps
-from .mapping import FieldMap
+from .mapping import FieldMap, literal_id_list
 from .rule import InvalidRun
 
 INVALID_CSV = "invalid-csv"
@@ -116,6 +116,14 @@ def _id_list(cell: str) -> list[Any]:
         except (ValueError, RecursionError) as exc:
             raise ValueError(f"not a JSON array of IDs ({exc})") from None
     return cell.split(";")
+
+
+def _literal_or_id_list(cell: str) -> list[Any]:
+    """`_id_list`, or a Python list literal (`['a', 'b']`, as RAGAS writes lists)."""
+    try:
+        return _id_list(cell)
+    except ValueError:
+        return literal_id_list(cell)
 
 
 def _label(cell: str) -> bool | str | None:
@@ -248,9 +256,10 @@ class CsvRunReader:
             )
         # What each column's cells become, and which run field it feeds (for errors).
         readers: dict[str, tuple[Callable[[str], Any], str]] = {}
-        for field, read in (("id", _optional), ("correct", _label), ("context", _id_list)):
+        id_list = _literal_or_id_list if field_map.lenient_ids else _id_list
+        for field, read in (("id", _optional), ("correct", _label), ("context", id_list)):
             readers[field_map.source(field)] = (read, field)
-        readers[required] = (_id_list, "required")
+        readers[required] = (id_list, "required")
         self._readers = [readers.get(column) for column in columns]
         id_source = field_map.source("id")
         self._id_at = columns.index(id_source) if id_source in seen else None

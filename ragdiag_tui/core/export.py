@@ -1,4 +1,4 @@
-"""Export: the runs with the review applied, as JSON Lines, CSV or one JSON array.
+"""Export: the runs with the review applied, as JSON Lines, CSV, one JSON array, or Parquet.
 
 Each exported run is the run's own object, every field kept verbatim and in its
 order, followed by the review block, always in this order:
@@ -57,6 +57,8 @@ also written to that source (when there is one; the file's own value stays in
 which the same map reads back. Limits: CSV cannot tell an empty ID from none, nor
 hold a lone surrogate.
 
+Parquet (with the `parquet` extra): one column per field, as `parquet_runs` describes.
+
 Every format is written run by run, and atomically: a failed or killed export
 leaves the previous file at the path as it was. `-` is standard output; a device
 or FIFO is written as a stream; the run file and any review journal are never
@@ -71,6 +73,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
+from . import parquet_runs
 from .atomic import WriteRefused, check_output, open_output
 from .csv_runs import neutralise, plain_id
 from .journal import journal_path
@@ -79,7 +82,7 @@ from .mapping import SourcePath
 from .review import Review
 from .store import RunStore
 
-FORMATS = ("jsonl", "csv", "json")
+FORMATS = ("jsonl", "csv", "json", "parquet")
 REVIEW_FIELDS = (
     "correct",
     "original_correct",
@@ -94,7 +97,7 @@ REVIEW_FIELDS = (
     "error",
 )
 _JSON_CELLS = frozenset({"tags"})  # lists a spreadsheet user reads back as JSON, not ";"-joined
-_EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "json": ".json"}
+_EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "json": ".json", "parquet": ".parquet"}
 PROGRESS_EVERY = 4096  # runs between progress reports
 
 Progress = Callable[[int, int], None]
@@ -106,9 +109,9 @@ class ExportError(OSError):
 
 
 def format_for_path(path: str | os.PathLike[str]) -> str:
-    """The format an output path asks for by its extension: csv, json, else jsonl."""
+    """The format an output path asks for by its extension: csv, json, parquet, else jsonl."""
     extension = os.path.splitext(os.fspath(path))[1].lower()
-    return {".csv": "csv", ".json": "json"}.get(extension, "jsonl")
+    return {".csv": "csv", ".json": "json", ".parquet": "parquet"}.get(extension, "jsonl")
 
 
 def default_export_path(run_path: str | os.PathLike[str], fmt: str) -> str:
@@ -371,6 +374,11 @@ def export_runs(
     out_path = os.fspath(out_path)
     order: Sequence[int] = range(len(store)) if rows is None else list(rows)
     refuse_sources(out_path, store, review)
+    if fmt == "parquet":
+        try:
+            parquet_runs.require()
+        except parquet_runs.ParquetUnavailable as exc:
+            raise ExportError(f"cannot write {out_path}: {exc}") from None
     written = 0
 
     def runs() -> Iterator[dict[str, Any]]:
@@ -389,6 +397,8 @@ def export_runs(
                 _write_csv(out, _with_flat_sources(runs(), _nested_sources(store)), header)
             elif fmt == "json":
                 _write_json(out, runs())
+            elif fmt == "parquet":
+                parquet_runs.write_runs(out, runs(), lambda value: dumps(value, ascii_only=True))
             else:
                 _write_jsonl(out, runs())
     except WriteRefused as exc:

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from . import csv_runs
+from . import csv_runs, parquet_runs
 from .detect import FileError, detect, value_end
 from .jsonutil import DECODER, decode_exact, dumps
 from .mapping import FieldMap
@@ -376,6 +376,9 @@ def read_runs(
     handle, total = _open_checked(name)
     builder = RecordBuilder(field_map, sink)
     with handle:
+        if parquet_runs.is_parquet(handle.peek(len(parquet_runs.MAGIC))):
+            yield from _read_parquet(handle, name, field_map, progress, total)
+            return
         kind, head = detect(handle, name, field_map)
         if kind == "csv":
             delimiter = csv_runs.delimiter_for(name, head.decode("utf-8"), field_map)
@@ -405,6 +408,24 @@ def _read_csv(
         record = builder.from_csv_row(line, row)
         if record is not None:
             yield record
+
+
+def _read_parquet(
+    handle: Any, name: str, field_map: FieldMap | None, progress: Progress | None, total: int
+) -> Iterator[Record]:
+    """A Parquet file (see `parquet_runs`): each row validated as a run; its number is the row's."""
+    builder = RecordBuilder(field_map)
+    rows = parquet_runs.read_rows(handle, progress, total)
+    try:
+        first = next(rows, None)
+    except (parquet_runs.ParquetUnavailable, parquet_runs.ParquetFileError) as exc:
+        raise FileError(f"{name}: {exc}") from None
+    for number, obj, raw in itertools.chain([first] if first else [], rows):
+        if isinstance(obj, str):  # the rest of the file cannot be decoded
+            builder.position += 1
+            yield LoadError(number, parquet_runs.INVALID_PARQUET, obj)
+        else:
+            yield builder.from_object(number, obj, raw)
 
 
 def _read_lines(

@@ -17,12 +17,19 @@ in `field 'retrieval.doc_ids' (mapped to context): item 2 is number, expected a
 string`. A mapped field takes its value only from its source: when the source
 is absent, so is the field, even if the object has a key of the field's own name.
 
+Presets may also say how a tool writes ID lists. Under `ragas`, an ID list may be
+a Python list literal as RAGAS's CSV writer stores it (`['d1', 'd2']`), parsed
+safely (only a list or tuple of strings and integers is accepted; nothing is
+evaluated), and integer IDs are read as their decimal strings, as RAGAS compares
+them. No other map changes a value: a number in an ID list stays invalid.
+
 Pure: imports neither Textual nor pydantic, so the CLI can list presets in its
 help before anything heavy is loaded.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,8 +47,15 @@ PRESETS: dict[str, dict[str, str]] = {
         "question": "user_input",
         "answer": "response",
     },
+    # LlamaIndex retrieval evaluation results (RetrievalEvalResult): no answer label.
+    "llamaindex": {"required": "expected_ids", "context": "retrieved_ids", "question": "query"},
 }
 """Named maps, one line each: preset name -> {field: source}."""
+
+LENIENT_ID_PRESETS = frozenset({"ragas"})
+"""Presets whose ID lists may be Python literals and hold integers (read as decimal strings)."""
+
+ID_LIST_FIELDS = ("required", "context")
 
 _ABSENT: Any = object()
 
@@ -133,6 +147,37 @@ def _walk(value: Any, keys: tuple[str, ...], prefix: str = "") -> Any:
     return value
 
 
+def literal_id_list(text: str) -> list[str | int]:
+    """A Python list (or tuple) literal of strings and integers, as RAGAS's CSV holds lists.
+
+    The text is parsed, never run: anything but a flat list or tuple of string and
+    integer constants raises ValueError.
+    """
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise ValueError("not a list of IDs: write ['a', 'b'], [\"a\", \"b\"] or a;b") from None
+    node = tree.body
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        raise ValueError("not a list of IDs: write ['a', 'b'], [\"a\", \"b\"] or a;b")
+    for position, item in enumerate(node.elts):
+        if not isinstance(item, ast.Constant) or type(item.value) not in (str, int):
+            raise ValueError(f"item {position} of the list is not a string or an integer")
+    return list(ast.literal_eval(node))
+
+
+def lenient_ids(value: Any) -> Any:
+    """An ID list as the lenient presets read it: a literal parsed, integers as text."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("[", "("):
+        try:
+            value = literal_id_list(value)
+        except ValueError:
+            return value  # validation names the field and says it is not a list
+    if isinstance(value, list):
+        return [str(item) if type(item) is int else item for item in value]
+    return value
+
+
 def parse_spec(spec: str) -> tuple[str, str]:
     """`FIELD=SOURCE` as (field, source). Raises MapSpecError with the valid fields."""
     field, sep, source = spec.partition("=")
@@ -148,7 +193,10 @@ def parse_spec(spec: str) -> tuple[str, str]:
 class FieldMap:
     """Where each mapped field of a run lives. An empty map changes nothing."""
 
-    def __init__(self, sources: Mapping[str, str] | None = None) -> None:
+    def __init__(self, sources: Mapping[str, str] | None = None, *, lenient_ids: bool = False) -> None:
+        # lenient_ids: ID lists may be Python literals and integers read as text (`ragas`).
+        self.lenient_ids = lenient_ids
+        self.preset: str | None = None
         self.sources: dict[str, str] = {}
         self._paths: dict[str, SourcePath] = {}
         for field, source in (sources or {}).items():
@@ -168,13 +216,19 @@ class FieldMap:
         for spec in specs:
             field, source = parse_spec(spec)
             sources[field] = source
-        return cls(sources)
+        field_map = cls(sources, lenient_ids=preset in LENIENT_ID_PRESETS)
+        field_map.preset = preset
+        return field_map
 
     def __bool__(self) -> bool:
         return bool(self.sources)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FieldMap) and other.sources == self.sources
+        return (
+            isinstance(other, FieldMap)
+            and other.sources == self.sources
+            and other.lenient_ids == self.lenient_ids
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -187,7 +241,7 @@ class FieldMap:
 
     def to_args(self) -> list[str]:
         """The map as command-line arguments, for a command run in another process."""
-        args: list[str] = []
+        args: list[str] = ["--preset", self.preset] if self.preset else []
         for field, source in self.sources.items():
             args += ["--map", f"{field}={source}"]
         return args
@@ -213,7 +267,7 @@ class FieldMap:
             if value is _ABSENT:
                 out.pop(field, None)
             else:
-                out[field] = value
+                out[field] = lenient_ids(value) if self.lenient_ids and field in ID_LIST_FIELDS else value
         return out
 
     def renamed(self, error: InvalidRun) -> InvalidRun:

@@ -26,12 +26,18 @@ class RagdiagApp(App[int]):
     docs: DocsSource | None = None  # the documents' text (--docs), opened on demand
     spot_check: str | None = None  # the spot-check to open once loaded (--spot-check)
 
-    def __init__(self, options: ReviewOptions, export_dir: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        options: ReviewOptions,
+        export_dir: str | os.PathLike[str] | None = None,
+        baseline: str | os.PathLike[str] | None = None,
+    ) -> None:
         super().__init__()
         self.options = options
         # Where exports may go (serve limits each page's app to the run file's folder); None: anywhere.
         self.export_dir = None if export_dir is None else os.path.realpath(export_dir)
         self.path = options.path
+        self.baseline = baseline  # `review --baseline OLD`
         self.sub_title = os.path.basename(self.path)
         self.typeahead = Typeahead(self)
 
@@ -45,7 +51,7 @@ class RagdiagApp(App[int]):
         self.typeahead.intercept(event)
 
     def get_default_screen(self) -> Screen:
-        return ReviewScreen(self.options)
+        return ReviewScreen(self.options, baseline=self.baseline)
 
     @property
     def review_screen(self) -> ReviewScreen:
@@ -101,6 +107,7 @@ def create_app(
     tags: tuple[Tag, ...] | None = None,
     docs: DocsSource | None = None,
     spot_check: str | None = None,
+    baseline: str | os.PathLike[str] | None = None,
 ) -> RagdiagApp:
     """The review app on the run file at `path`. The CLI and the tests both build it here.
 
@@ -111,10 +118,11 @@ def create_app(
     makes this reviewer's labels on runs in conflict the adjudication; `export_dir`,
     when given, is the only folder exports may write into; `tags` the reason tags in
     force (default: core.tags.DEFAULT_TAGS); `docs` where the documents' text is;
-    `spot_check` the name of a spot-check whose runs to show once loaded.
+    `spot_check` the name of a spot-check whose runs to show once loaded;
+    `baseline` an earlier run file to compare with (`review --baseline`).
     """
     options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate)
-    app = RagdiagApp(options, export_dir)
+    app = RagdiagApp(options, export_dir, baseline=baseline)
     if tags is not None:
         app.reason_tags = tags
     app.docs = docs

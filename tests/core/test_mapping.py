@@ -101,7 +101,7 @@ def test_a_later_spec_for_the_same_field_wins() -> None:
 
 
 def test_an_unknown_preset_names_the_presets() -> None:
-    with pytest.raises(MapSpecError, match="unknown preset 'langfuse'; presets: ragas"):
+    with pytest.raises(MapSpecError, match="unknown preset 'langfuse'; presets: llamaindex, ragas"):
         FieldMap.from_specs(preset="langfuse")
 
 
@@ -415,7 +415,7 @@ def test_diagnose_with_maps(capsys: pytest.CaptureFixture[str], nested: Path) ->
 def test_stats_with_a_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "stats", RAGAS_SAMPLE, "--preset", "ragas", "--json")
     stats = json.loads(out)
-    assert code == 1  # the sample has one run whose retrieved ids hold a number
+    assert code == 1  # the sample has one run whose retrieved ids hold a null
     assert stats["runs"] == 9 and stats["invalid_lines"] == 1 and stats["lucky_answers"] == 1
     assert stats["stages"] == {"retrieval": 3, "generation": 2, "pass": 2, "unresolved": 1, "answer-label": 1}
 

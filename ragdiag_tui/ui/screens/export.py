@@ -27,7 +27,7 @@ from ...core.text import visible
 from ..typeahead import focus_now
 from .confirm import ConfirmDialog
 
-FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"))
+FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"), ("parquet", "Parquet"))
 SCOPES = ("all", "filter", "reviewed")
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
 
+from ...core.baseline import BASELINE_VIEWS
 from ...core.filtering import VIEWS
 from ..widgets.run_table import RunTable
 
@@ -138,6 +139,23 @@ TAG_BINDINGS: list[BindingType] = [
     Binding(str(number), f"toggle_tag({number})", f"Reason tag {number}", show=False)
     for number in range(1, 10)
 ]
+_KEY_NAMES = {"~": "tilde", "+": "plus", "-": "minus"}  # Textual's names of the views' keys
+BASELINE_BINDINGS: list[BindingType] = [
+    *(
+        Binding(
+            _KEY_NAMES[view.key], f"show_view('{view.name}')", view.title, show=False, key_display=view.key
+        )
+        for view in BASELINE_VIEWS
+    ),
+    Binding(
+        "O",
+        "apply_offered",
+        "Apply offered labels",
+        show=False,
+        tooltip="Apply the baseline review's labels to runs unchanged since (asks first)",
+    ),
+]
+"""With `review NEW --baseline OLD`."""
 SCREEN_BINDINGS: list[BindingType] = (
     LABEL_BINDINGS
     + REVIEW_LOOP_BINDINGS
@@ -147,6 +165,7 @@ SCREEN_BINDINGS: list[BindingType] = (
     + SORT_BINDINGS
     + OTHER_BINDINGS
     + VIEW_BINDINGS
+    + BASELINE_BINDINGS
 )
 
 
@@ -164,6 +183,7 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
         ("Move", RunTable.BINDINGS + DETAIL_BINDINGS),
         ("Sort", SORT_BINDINGS),
         ("Views", VIEW_BINDINGS),
+        ("Baseline (review NEW --baseline OLD)", BASELINE_BINDINGS),
         ("Filter and more", OTHER_BINDINGS),
     )
     for section, bindings in sections:
@@ -187,6 +207,7 @@ def commands(screen: Screen[object]) -> Iterator[tuple[str, str, Callable[[], ob
         (SPOT_CHECK_BINDINGS, ""),
         (SORT_BINDINGS, ""),
         (VIEW_BINDINGS, "View: "),
+        (BASELINE_BINDINGS, "Baseline: "),
         (OTHER_BINDINGS, ""),
     ):
         for binding in _bindings(bindings):

@@ -22,6 +22,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
+from ...core.baseline import BASELINE_VIEW_BY_NAME
 from ...core.blind import shown_counts
 from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
 from ...core.review import Review, ReviewOptions
@@ -35,6 +36,7 @@ from ..widgets.filter_bar import FilterBar
 from ..widgets.run_detail import RunDetail
 from ..widgets.run_table import RunTable
 from ..widgets.stage_summary import StageSummary
+from .baseline import BaselineActions, BaselineFailed, BaselineLoaded, is_baseline_view
 from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import Labelling
 from .navigation import Navigation, position_of
@@ -68,7 +70,7 @@ class ReviewScreen(Screen[None]):
     spot_check: var[str | None] = var(None)
     """The spot-check whose runs are shown, in sample order; None: the view's runs."""
 
-    def __init__(self, options: ReviewOptions) -> None:
+    def __init__(self, options: ReviewOptions, baseline: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
         self.options = options
         self.store = RunStore(options.path, options.field_map)
@@ -80,6 +82,7 @@ class ReviewScreen(Screen[None]):
         self.labelling = Labelling(self)
         self.navigation = Navigation(self)
         self.spot_checking = SpotChecking(self)
+        self.baselines = BaselineActions(self, None if baseline is None else os.fspath(baseline))
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -173,6 +176,7 @@ class ReviewScreen(Screen[None]):
         if greeting:
             self.tell(greeting, title="Review journal")
         self.live.reserve(self.table.cursor_row)
+        self.baselines.load()
 
     def on_load_failed(self, event: LoadFailed) -> None:
         self.query_one("#load-status").display = False
@@ -223,7 +227,7 @@ class ReviewScreen(Screen[None]):
         return getattr(self.app, "reason_tags", DEFAULT_TAGS)
 
     def _show_filter_state(self) -> None:
-        view = VIEW_BY_NAME[self.view]
+        view = VIEW_BY_NAME.get(self.view) or BASELINE_VIEW_BY_NAME[self.view]
         pending = self.review is None and not self._filter_is_plain()
         title = view.title
         if self.spot_check is not None:
@@ -239,6 +243,7 @@ class ReviewScreen(Screen[None]):
 
     def _show_detail(self) -> None:
         self.detail.show_run(self.store, self.review, self.table.cursor_row)
+        self.detail.show_baseline(self.baselines.content(self.table.cursor_row))
 
     def _filter_is_plain(self) -> bool:
         return self.view == "all" and not self.search and self.missing_doc is None and self.spot_check is None
@@ -284,10 +289,13 @@ class ReviewScreen(Screen[None]):
         self._narrowing = key
         self._sticky = None
         old_row = self.table.cursor_row
+        view, baseline = self.view, self.baselines.baseline
+        if is_baseline_view(view) and baseline is not None:  # the baseline's rows, then the rest
+            view, within = "all", within if within is not None else baseline.rows(view, self.store.stage)
         if self.spot_check is not None and self.spot_check in review.spot_checks:
             rows = [row for row in self.spot_checking.rows(self.spot_check) if self._matches(row)]
         else:
-            rows = filter_rows(self.store, review, self.view, self.search, self.missing_doc, within=within)
+            rows = filter_rows(self.store, review, view, self.search, self.missing_doc, within=within)
         self.rows = self.navigation.sorted_rows(rows)
         in_file_order = self.navigation.in_file_order
         cursor = 0
@@ -304,7 +312,12 @@ class ReviewScreen(Screen[None]):
     def _matches(self, row: int) -> bool:
         """Whether one row passes the current filter (for a run that changed)."""
         assert self.review is not None
-        return row_matches(self.store, self.review, row, self.view, self.search, self.missing_doc)
+        view, baseline = self.view, self.baselines.baseline
+        if is_baseline_view(view):
+            if baseline is None or not baseline.matches(row, view, self.store.stage):
+                return False
+            view = "all"
+        return row_matches(self.store, self.review, row, view, self.search, self.missing_doc)
 
     def _release_sticky(self, row_now: int | None) -> None:
         """The cursor left a run that changed: drop it if it no longer matches."""
@@ -372,6 +385,8 @@ class ReviewScreen(Screen[None]):
         focus_now(self.table)
 
     def action_show_view(self, name: str) -> None:
+        if is_baseline_view(name) and not self.baselines.ready(name):
+            return
         if self.spot_check is not None:  # a view key leaves the spot-check
             self.set_reactive(ReviewScreen.spot_check, None)
             self.set_reactive(ReviewScreen.view, name)
@@ -380,6 +395,23 @@ class ReviewScreen(Screen[None]):
         else:
             self.view = name
         focus_now(self.table)
+
+    # -- the baseline (see baseline.py) -------------------------------------------------
+
+    def on_baseline_loaded(self, event: BaselineLoaded) -> None:
+        self.baselines.loaded(event)
+
+    def on_baseline_failed(self, event: BaselineFailed) -> None:
+        self.baselines.failed(event)
+
+    def action_apply_offered(self) -> None:
+        self.baselines.apply_offered()
+
+    def show_again(self) -> None:
+        """Filter again, and show the table, summary and detail anew (the baseline came or changed labels)."""
+        self._refilter()
+        self._show_summary()
+        self._show_detail()
 
     # -- labelling (see labelling.py) ------------------------------------------------
 

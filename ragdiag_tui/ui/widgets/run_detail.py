@@ -208,6 +208,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         with Horizontal(id="run-ids"):
             yield Static(id="run-required", markup=False)
             yield Static(id="run-supplied", markup=False)
+        yield Static(id="run-baseline", markup=False)  # before and after, with `review --baseline`
         yield Static(id="run-labels", markup=False)
         yield Static(id="run-fields", markup=False)
 
@@ -266,6 +267,13 @@ class RunDetail(VerticalScroll, can_focus=True):
             self._show_invalid(store, row)
         else:
             self._show_valid(store, review, row)
+
+    def show_baseline(self, content: Content | None) -> None:
+        """The before-and-after block of the run shown (None: no baseline)."""
+        widget = self.query_one("#run-baseline", Static)
+        widget.display = content is not None
+        if content is not None:
+            self._set("run-baseline", content)
 
     def _show_nothing(self) -> None:
         self._set("run-heading", Content.assemble(("No run selected", _c("muted"))))

@@ -23,6 +23,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.baseline import NO_RUN, NOT_COMPARABLE
 from ...core.filtering import LABEL_STAGE_CODES
 from ...core.sorting import ASCENDING, FILE_ORDER, SORT_COLUMNS
 from ...core.stages import S_INVALID, S_RETRIEVAL, STAGES
@@ -57,10 +58,14 @@ COLUMNS = (
     ("question", 0, False),
 )
 assert len(COLUMNS) == len(SORT_COLUMNS)
-WIDE_ONLY = {SORT_COLUMNS.index(name) for name in ("tags", "recall", "precision")}
-WIDE_ONLY_FIRST = min(WIDE_ONLY)
+WIDE_ONLY_NAMES = ("tags", "recall", "precision")
+WIDE_ONLY = {SORT_COLUMNS.index(name) for name in WIDE_ONLY_NAMES}
 MIN_QUESTION = 60  # cells the question keeps before the tags, recall and precision columns show
 SORT_ARROWS = {ASCENDING: "▲", -ASCENDING: "▼"}
+
+
+WAS_COLUMN = ("was", 11, False)  # with a baseline: the stage the run had there, after `stage`
+WAS_AT = 3
 
 
 def fit(text: str, width: int, right: bool = False) -> str:
@@ -173,10 +178,15 @@ class RunTable(ScrollView, can_focus=True):
         self.sort_direction = FILE_ORDER
         self.extra_columns: bool | None = None
         """Show the tags, recall and precision columns: None when the width allows."""
+        self.was: bytearray | None = None
+        """With a baseline: each row's stage there (`core.baseline`), shown as the `was` column."""
+        self.columns = COLUMNS
+        self.sort_columns: tuple[str | None, ...] = SORT_COLUMNS  # None: a column not sorted by
+        self._wide_only = WIDE_ONLY
 
     def toggle_extra_columns(self) -> bool:
         """Show the tags, recall and precision columns if hidden, hide them if shown."""
-        self.extra_columns = not self._widths(self.scrollable_content_region.width)[WIDE_ONLY_FIRST]
+        self.extra_columns = not self._widths(self.scrollable_content_region.width)[min(self._wide_only)]
         self.refresh()
         return self.extra_columns
 
@@ -186,6 +196,17 @@ class RunTable(ScrollView, can_focus=True):
         self.refresh_lines(0)
 
     # -- state in -------------------------------------------------------------
+
+    def show_was(self, was: bytearray | None) -> None:
+        """Show (or, with None, hide) the `was` column."""
+        self.was = was
+        columns, sort_columns = list(COLUMNS), list[str | None](SORT_COLUMNS)
+        if was is not None:
+            columns.insert(WAS_AT, WAS_COLUMN)
+            sort_columns.insert(WAS_AT, None)
+        self.columns, self.sort_columns = tuple(columns), tuple(sort_columns)
+        self._wide_only = {sort_columns.index(name) for name in WIDE_ONLY_NAMES}
+        self.refresh()
 
     def show_rows(
         self,
@@ -321,14 +342,14 @@ class RunTable(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"run-table--{name}")
 
     def _widths(self, width: int) -> list[int]:
-        widths = [w for _, w, _ in COLUMNS]
+        widths = [w for _, w, _ in self.columns]
         widths[1] = min(self._id_width, max(8, width // 5))  # leave the question room
         fixed = sum(widths) + len(widths) - 1
         extra = self.extra_columns
         if extra is None:  # automatic: only when the question keeps room enough
             extra = width - fixed >= MIN_QUESTION
         if not extra:
-            for n in WIDE_ONLY:
+            for n in self._wide_only:
                 fixed -= widths[n] + 1
                 widths[n] = 0
         widths[-1] = max(0, width - fixed)
@@ -348,6 +369,8 @@ class RunTable(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip.blank(width, base)
         cells = self._cells(self.rows[index])
+        if self.was is not None:
+            cells.insert(WAS_AT, self._was_cell(self.rows[index]))
         if index == self.cursor:
             cursor = self.get_component_rich_style("run-table--cursor")
             if not self.has_focus:
@@ -355,7 +378,9 @@ class RunTable(ScrollView, can_focus=True):
             cells = [(text, Style()) for text, _ in cells]
             base = base + cursor
         segments: list[Segment] = []
-        for (text, style), cell_width, (_, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
+        for (text, style), cell_width, (_, _, right) in zip(
+            cells, self._widths(width), self.columns, strict=True
+        ):
             if not cell_width:
                 continue  # a column the table is too narrow for
             if segments:
@@ -366,11 +391,12 @@ class RunTable(ScrollView, can_focus=True):
     def _header_clicked(self, x: int) -> None:
         start = 0
         widths = self._widths(self.scrollable_content_region.width)
-        for column, cell_width in zip(SORT_COLUMNS, widths, strict=True):
+        for column, cell_width in zip(self.sort_columns, widths, strict=True):
             if not cell_width:
                 continue
             if start <= x < start + cell_width + 1:
-                self.post_message(self.HeaderClicked(column))
+                if column is not None:
+                    self.post_message(self.HeaderClicked(column))
                 return
             start += cell_width + 1
 
@@ -378,7 +404,8 @@ class RunTable(ScrollView, can_focus=True):
         style = self.rich_style + self.get_component_rich_style("run-table--header")
         parts = []
         widths = self._widths(width)
-        for (title, _, right), cell_width, column in zip(COLUMNS, widths, SORT_COLUMNS, strict=True):
+        titles = zip(self.columns, widths, self.sort_columns, strict=True)
+        for (title, _, right), cell_width, column in titles:
             if not cell_width:
                 continue
             arrow = SORT_ARROWS.get(self.sort_direction, "") if column == self.sort_column else ""
@@ -396,6 +423,15 @@ class RunTable(ScrollView, can_focus=True):
             return ""
         numbers = {tag.key: str(tag.number) for tag in getattr(self.app, "reason_tags", ())}
         return "".join(numbers.get(key, "+") for key in keys)
+
+    def _was_cell(self, row: int) -> tuple[str, Style]:
+        assert self.was is not None
+        code = self.was[row]
+        if code == NO_RUN:
+            return "new", self._style("muted")
+        if code == NOT_COMPARABLE:
+            return "≠ question", self._style("muted")
+        return STAGE_TITLES[code], self.get_component_rich_style(STAGES[code].style_class)
 
     def _cells(self, row: int) -> list[tuple[str, Style]]:
         """The text and style of each cell of one run's line."""
