@@ -103,10 +103,10 @@ def main() -> None:
         results["compare OLD NEW --json"] = measure(body)
         for name, (wall, cpu, rss) in results.items():
             print(f"{n:>9}  {name:<26}{wall:>9.2f}{cpu:>9.2f}{rss:>9.0f}")
-        ratios = [
-            results["compare OLD NEW --json"][at] / (results["diagnose OLD"][at] + results["diagnose NEW"][at])
-            for at in (0, 1)
-        ]
+        compared, old_run, new_run = (
+            results[name] for name in ("compare OLD NEW --json", "diagnose OLD", "diagnose NEW")
+        )
+        ratios = [compared[at] / (old_run[at] + new_run[at]) for at in (0, 1)]
         print(f"{n:>9}  {'compare / both diagnoses':<26}{ratios[0]:>8.2f}x{ratios[1]:>8.2f}x")
         summary = subprocess.run(
             [sys.executable, "-m", "ragdiag_tui.cli", "compare", str(old), str(new), "--json"],
