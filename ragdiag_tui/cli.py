@@ -270,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
         "the documents whose missed count changed most. Pairs with the same id but a\n"
         "different question are not comparable: listed, and left out of the rest.\n"
         "Each file's review journal is applied unless --no-journal.\n\n"
+        '--json: {"by", "joined", "only_old", "only_new", "not_comparable": [{"old", "new"}],\n'
+        '  "transitions": {OLD_STAGE: {NEW_STAGE: count}}, "fixed", "regressed", "new_lucky",\n'
+        '  "resolved_lucky" (lists of NEW ids), "documents": [{"id", "missed_old", "missed_new"}]}\n\n'
         "exit status: 0 compared, 2 either file (or its journal) cannot be read.\n\n"
         "examples:\n  ragdiag-tui compare before.jsonl after.jsonl\n"
         "  ragdiag-tui compare before.jsonl after.jsonl --by question --json | jq .fixed",

@@ -268,3 +268,11 @@ def test_sample_before_and_after_files(capsys: pytest.CaptureFixture[str]) -> No
     assert data["fixed"] == ["run-0005", "run-0010", "run-0019", "run-0020", "run-0031"]
     assert data["regressed"] == ["run-0013", "run-0014"]
     assert [pair["new"] for pair in data["not_comparable"]] == ["run-0041"]
+
+
+def test_help_names_the_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    out = capsys.readouterr().out
+    for key in ("not_comparable", "transitions", "resolved_lucky", "missed_old", "--by {id,question}"):
+        assert key in out

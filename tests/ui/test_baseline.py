@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from ragdiag_tui.core.journal import journal_path
 from ragdiag_tui.ui.app import create_app
@@ -194,17 +195,23 @@ async def test_an_unreadable_baseline_is_reported_and_the_review_goes_on(tmp_pat
 
 
 async def test_baseline_keys_are_in_the_help_screen(tmp_path: Path) -> None:
+    from ragdiag_tui.ui.screens.help import HelpScreen
+
     _, new = copy_pair(tmp_path)
     app = create_app(new, reviewer="bob")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("question_mark")
-        await pilot.pause()
-        text = screen_text(pilot.app)
+        for _ in range(200):
+            if isinstance(app.screen, HelpScreen):
+                break
+            await pilot.pause(0.01)
+        text = " ".join(str(app.screen.query_one("#help-text", Static).visual).split())
         assert "Baseline (review NEW --baseline OLD)" in text
         for words in (
-            "Changed since the baseline",
-            "Fixed since the baseline",
-            "Regressed since the baseline",
+            "~ Changed since the baseline",
+            "+ Fixed since the baseline",
+            "- Regressed since the baseline",
+            "O Apply the baseline review's labels",
         ):
             assert words in text

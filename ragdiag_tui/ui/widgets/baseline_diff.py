@@ -109,7 +109,7 @@ def baseline_diff(baseline: Baseline, store: RunStore, review: Review | None, ro
     lines = [
         title,
         Content.assemble(
-            ("Stage".ljust(KEY_WIDTH - 1), _c("key")),
+            ("Stage".ljust(KEY_WIDTH - 1), _c("key")),  # the stage chips start with a space
             (f" {STAGE_TITLES[was]} ", stage_style(was)),
             " → ",
             (f" {STAGE_TITLES[now]} ", stage_style(now)),
@@ -125,9 +125,7 @@ def baseline_diff(baseline: Baseline, store: RunStore, review: Review | None, ro
     lines.append(
         Content.assemble(
             ("Label".ljust(KEY_WIDTH), _c("key")),
-            label_word(old_label),
-            " → ",
-            label_word(new_label),
+            f"{label_word(old_label)} → {label_word(new_label)}",
             ("" if old_label == new_label else "  changed", _c("heading")),
         )
     )
