@@ -377,7 +377,7 @@ def read_runs(
     builder = RecordBuilder(field_map, sink)
     with handle:
         if parquet_runs.is_parquet(handle.peek(len(parquet_runs.MAGIC))):
-            yield from _read_parquet(handle, name, field_map, progress, total)
+            yield from _read_parquet(handle, name, builder, progress, total)
             return
         kind, head = detect(handle, name, field_map)
         if kind == "csv":
@@ -411,10 +411,9 @@ def _read_csv(
 
 
 def _read_parquet(
-    handle: Any, name: str, field_map: FieldMap | None, progress: Progress | None, total: int
+    handle: Any, name: str, builder: RecordBuilder, progress: Progress | None, total: int
 ) -> Iterator[Record]:
     """A Parquet file (see `parquet_runs`): each row validated as a run; its number is the row's."""
-    builder = RecordBuilder(field_map)
     rows = parquet_runs.read_rows(handle, progress, total)
     try:
         first = next(rows, None)
@@ -424,8 +423,10 @@ def _read_parquet(
         if isinstance(obj, str):  # the rest of the file cannot be decoded
             builder.position += 1
             yield LoadError(number, parquet_runs.INVALID_PARQUET, obj)
-        else:
-            yield builder.from_object(number, obj, raw)
+            continue
+        record = builder.from_object(number, obj, raw)
+        if record is not None:
+            yield record
 
 
 def _read_lines(
