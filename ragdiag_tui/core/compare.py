@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, compress, repeat
-from operator import add, is_not, mul, ne
+from itertools import chain, compress, filterfalse, repeat
+from operator import add, is_, is_not, mul, ne
 from typing import Any
 
 import msgspec
@@ -135,7 +135,7 @@ def _id_index(store: RunStore) -> tuple[dict[str, int], set[int]]:
 def _join_by_id(old: RunStore, new: RunStore) -> tuple[list[int | None], set[int]]:
     """For each NEW row, its OLD row or None; and the OLD rows joined."""
     index, _ = _id_index(old)
-    _, unjoinable = _id_index(new)
+    _, unjoinable = _id_index(new) if new.errors else ({}, set())  # only invalid lines join nothing
     matched: list[int | None] = list(map(index.get, new.ids))
     for row in unjoinable:
         matched[row] = None
@@ -186,12 +186,11 @@ def compare_stores(
     new_label = new_label or _file_label(new)
     matched, used = (_join_by_id if by == BY_ID else _join_by_question)(old, new)
     result = Comparison(by, old, new)
-    result.only_old = [row for row in range(len(old)) if row not in used]
+    result.only_old = list(filterfalse(used.__contains__, range(len(old))))
     # Column at a time: the joined rows, then their stages and questions side by side.
     new_rows = list(compress(range(len(matched)), map(is_not, matched, repeat(None))))
     old_rows: list[int] = list(map(matched.__getitem__, new_rows))  # type: ignore[arg-type]
-    joined = set(new_rows)
-    result.only_new = [row for row in range(len(new)) if row not in joined]
+    result.only_new = list(compress(range(len(matched)), map(is_, matched, repeat(None))))
     old_stages = bytes(map(old.stage.__getitem__, old_rows))
     new_stages = bytes(map(new.stage.__getitem__, new_rows))
     asked_again = map(ne, map(old.questions.__getitem__, old_rows), map(new.questions.__getitem__, new_rows))
@@ -210,7 +209,8 @@ def compare_stores(
     pairs = result.pairs = list(zip(old_rows, new_rows, strict=True))
     # One byte per pair: OLD stage * 8 + NEW stage.
     moves = bytes(map(add, map(mul, old_stages, repeat(8)), new_stages))
-    result.transitions = Counter({divmod(code, 8): n for code, n in Counter(moves).items()})
+    codes = [old_code * 8 + new_code for old_code in range(8) for new_code in range(8)]
+    result.transitions = Counter({divmod(code, 8): moves.count(code) for code in codes if code in moves})
     failed = (S_RETRIEVAL, S_GENERATION)
     result.fixed = _pairs_moving(pairs, moves, [(code, S_PASS) for code in failed])
     result.regressed = _pairs_moving(pairs, moves, [(S_PASS, code) for code in failed])
