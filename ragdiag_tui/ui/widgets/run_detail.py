@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from ...core.explain import ABSENT, describe_label, invalid_reason, reason
 from ...core.filtering import LABEL_STAGE_CODES
+from ...core.metrics import id_metrics
 from ...core.stages import S_INVALID, S_RETRIEVAL
 from ...core.text import visible
 from .reviewers import reviewers_block, team_label
@@ -170,9 +171,10 @@ def metric(value: float) -> str:
     return "none" if value != value else f"{value:.2f}"
 
 
-def metrics_text(store: RunStore, row: int) -> str:
-    """RAGAS's ID-based context recall and precision of one run."""
-    return f"recall {metric(store.recall[row])} · precision {metric(store.precision[row])}"
+def metrics_text(raw: dict[str, Any]) -> str:
+    """RAGAS's ID-based context recall and precision of one run (`raw`: the run object)."""
+    recall, precision = id_metrics(raw.get("required"), raw.get("context"))
+    return f"recall {metric(recall)} · precision {metric(precision)}"
 
 
 class RunDetail(VerticalScroll, can_focus=True):
@@ -413,7 +415,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         )
         lines.append(reviewers_block(review, row))
         lines.append(field_line("Reason tags", self._tags(review.tags(row))))
-        lines.append(field_line("ID metrics", metrics_text(review.store, row)))
+        lines.append(field_line("ID metrics", metrics_text(raw)))
         note = review.note(row)
         if note:
             lines.append(field_block("Note", multiline(note)))

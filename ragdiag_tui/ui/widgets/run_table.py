@@ -176,6 +176,7 @@ class RunTable(ScrollView, can_focus=True):
         self._wrapped: tuple[tuple[str, int], list[str]] = (("", -1), [])
         self.sort_column = "id"
         self.sort_direction = FILE_ORDER
+        self._metrics_shown = False  # read only when shown: the store works them out on first use
         self.extra_columns: bool | None = None
         """Show the tags, recall and precision columns: None when the width allows."""
         self.was: bytearray | None = None
@@ -348,6 +349,7 @@ class RunTable(ScrollView, can_focus=True):
         extra = self.extra_columns
         if extra is None:  # automatic: only when the question keeps room enough
             extra = width - fixed >= MIN_QUESTION
+        self._metrics_shown = bool(extra)
         if not extra:
             for n in self._wide_only:
                 fixed -= widths[n] + 1
@@ -413,6 +415,17 @@ class RunTable(ScrollView, can_focus=True):
                 title = set_cell_size(title, max(0, cell_width - 1)).rstrip() + arrow
             parts.append(fit(title, cell_width, right))
         return Strip([Segment(" ".join(parts), style)]).adjust_cell_length(width, style)
+
+    def _metric_cells(self, row: int) -> list[tuple[str, Style]]:
+        """Recall and precision, once loaded and only while their columns show."""
+        store = self.store
+        if store is None or self.review is None or not self._metrics_shown:
+            return [("", Style()), ("", Style())]
+        muted = self._style("muted")
+        return [
+            (metric_cell(value), Style() if value == value else muted)
+            for value in (store.recall[row], store.precision[row])
+        ]
 
     def _tag_numbers(self, row: int) -> str:
         """The run's reason tags as their number keys (`13`); `+` for a tag not in the set."""
@@ -485,10 +498,7 @@ class RunTable(ScrollView, can_focus=True):
             (count(store.n_required[row]), none),
             (count(store.n_context[row]), none),
             (self._tag_numbers(row), self._style("reviewer")),
-            *(
-                (metric_cell(value), none if value == value else muted)
-                for value in (store.recall[row], store.precision[row])
-            ),
+            *self._metric_cells(row),
             (LUCKY_MARK if lucky else "", self._style("lucky")),
             self._question(row),
         ]
