@@ -34,7 +34,7 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 10.0) 
         value = condition()
         if value:
             return value
-        time.sleep(0.02)
+        time.sleep(0.02)  # wait-ok: polling until a deadline
     raise AssertionError(f"timed out waiting for {what}")
 
 
