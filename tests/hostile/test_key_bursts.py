@@ -30,7 +30,8 @@ def write_runs(folder: Path) -> Path:
         for n in range(6)
     ]
     runs[3]["question"] = "Which nyc borough is largest?"
-    runs[5]["question"] = "Is llama a model?"
+    runs[5]["question"] = "Is llama a model?"  # a lucky answer
+    runs[4]["question"] = "What is llama guard?"  # a pass: all runs has two llamas, lucky answers one
     path = folder / "runs.jsonl"
     path.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
     return path
@@ -69,8 +70,7 @@ def test_a_burst_from_the_lucky_view_filters_within_it(terminal: Terminal, tmp_p
     terminal.wait_for(lambda: b"3 of 6 shown" in terminal.screen)  # the lucky answers: run-1, run-3, run-5
     terminal.press(b"/llama")  # `l` and `a` are view keys: they must not switch views
     terminal.wait_for(lambda: b"1 of 6 shown" in terminal.screen)
-    tail = terminal.screen[terminal.screen.rfind(b"1 of 6 shown") - 400 :]
-    assert b"Lucky" in tail or b"lucky" in tail  # still the lucky view
+    # one match: still the lucky view (`l` or `a` switching views would show two or none)
     assert journal_lines(tmp_path / "runs.jsonl") == []
 
 
@@ -78,8 +78,6 @@ def test_a_view_key_then_slash_in_one_burst_filters_that_view(terminal: Terminal
     # `L` moves focus back to the table; `/` must still win for the keys after it
     terminal.press(b"L/llama")  # `l`, `a`: view keys; `m`: nothing
     terminal.wait_for(lambda: b"1 of 6 shown" in terminal.screen)
-    tail = terminal.screen[terminal.screen.rfind(b"1 of 6 shown") - 400 :]
-    assert b"Lucky" in tail or b"lucky" in tail
     assert journal_lines(tmp_path / "runs.jsonl") == []
 
 
