@@ -65,6 +65,20 @@ async def test_d_draws_a_sample_of_the_view_and_opens_it_in_sample_order(app: Ra
         assert record["kind"] == "spot-check" and record["ids"] == expected and record["seed"] == 7
 
 
+async def test_the_default_name_follows_the_size_to_be_drawn(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("L", "D")
+        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        name = app.screen.query_one("#sample-name", Input)
+        assert name.placeholder == "lucky-2"  # the whole population of 2, not "lucky-50"
+        app.screen.query_one("#sample-size", Input).value = "1"
+        await pilot.pause()
+        assert name.placeholder == "lucky-1"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.review_screen.spot_check == "lucky-1", "the spot-check to open")
+
+
 async def test_sample_dialog_refuses_a_bad_size_and_a_taken_name(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
@@ -219,5 +233,9 @@ async def test_statistics_conclude_each_spot_check_with_its_interval_and_a_bar_p
         text = screen_text(app)
         assert report.sentence()[:60] in " ".join(text.split())
         assert "95% CI" in text
-        assert "█" * 10 + "░" * 10 + "   1 Answer is actually wrong" in text  # 1 of 2 reviewed: half a bar
+        tag_line = next(line for line in text.splitlines() if "Answer is actually wrong" in line)
+        rate = report.tags[[tag.key for tag in report.tags].index("answer-wrong")].rate
+        assert rate is not None
+        # 1 of 2 reviewed: half a bar, the count, then the rate with its whole interval, then the name
+        assert "█" * 6 + "░" * 6 + f"   1  {rate.estimate_percent()} ({rate.ci_percent()})" in tag_line
         assert "mean recall" in text and "mean precision" in text

@@ -38,6 +38,14 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         self.taken = taken
         self.population = len(population(store, review, view, query))
 
+    @on(Input.Changed, "#sample-size")
+    def _size_changed(self, event: Input.Changed) -> None:
+        """The name a blank Name box will get follows the size typed (lucky-9, not lucky-50)."""
+        size = event.value.strip()
+        if size.isdigit():
+            name = self.query_one("#sample-name", Input)
+            name.placeholder = default_name(self.view, min(int(size), self.population))
+
     def compose(self) -> ComposeResult:
         noun = NOUNS.get(self.view, "runs")
         where = f" matching {visible(self.filter_text)!r}" if self.filter_text else ""
@@ -60,7 +68,11 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                 yield Input(str(seed), id="sample-seed", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Name", classes="form-label", markup=False)
-                yield Input(placeholder=default_name(self.view, 50), id="sample-name", compact=True)
+                yield Input(
+                    placeholder=default_name(self.view, min(50, self.population)),
+                    id="sample-name",
+                    compact=True,
+                )
             yield Static(
                 "Size: a number, or auto for ±margin at 95% confidence. Enter draws · escape cancels.",
                 id="sample-error",

@@ -19,7 +19,7 @@ from ...core.spotcheck import SpotCheckReport
 from ...core.tags import Tag
 from ...core.text import visible
 
-BAR = 20  # cells of a tag's bar: its share of the reviewed runs of the sample
+BAR = 12  # cells of a tag's bar: its share of the reviewed runs of the sample
 
 
 def bar(fraction: float, width: int = BAR) -> tuple[str, str]:
@@ -71,15 +71,17 @@ class SpotCheckPanel(Static):
             for tag in report.tags:
                 share = tag.count / report.reviewed if report.reviewed else 0.0
                 filled, empty = bar(share)
-                rate = f"  {tag.rate.percent()}" if tag.rate is not None else ""
+                # The rate in a fixed column and the name last: at any width only a long
+                # name can wrap, never a number away from its interval.
+                rate = f"{tag.rate.estimate_percent()} ({tag.rate.ci_percent()})" if tag.rate else ""
                 lines.append(
                     Content.assemble(
                         "  ",
                         (filled, ".spot-check-panel--bar"),
                         (empty, ".spot-check-panel--muted"),
-                        f" {tag.count:>3} ",
+                        f" {tag.count:>3}  ",
+                        (f"{rate:<22}", ".spot-check-panel--muted"),
                         visible(names.get(tag.key, tag.key)),
-                        (rate, ".spot-check-panel--muted"),
                     )
                 )
             lines.append(Content(""))
