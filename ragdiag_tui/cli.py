@@ -460,12 +460,7 @@ def _add_sample(command: Callable[[str, str, str], argparse.ArgumentParser]) -> 
     sample.add_argument(
         "--reviewer", metavar="NAME", help="who draws it, in the journal (default: login name)"
     )
-    sample.add_argument(
-        "--journal",
-        metavar="SPEC",
-        help="where the review is kept: a journal file, or a postgresql:// URL "
-        "(default: $RAGDIAG_JOURNAL, else FILE.review.jsonl)",
-    )
+    _add_journal(sample, reading=False)
 
 
 _TAKES_VALUE = (
