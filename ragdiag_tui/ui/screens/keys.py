@@ -72,6 +72,24 @@ DETAIL_BINDINGS: list[BindingType] = [
         "k", "previous_run", "Previous run", show=False, tooltip="In the full-size detail: the previous run"
     ),
 ]
+DOCUMENT_BINDINGS: list[BindingType] = [
+    Binding(
+        "full_stop",
+        "next_document",
+        "Docs",
+        key_display=".",
+        tooltip="Highlight the run's next required or supplied document and read its text beside the IDs",
+    ),
+    Binding(
+        "comma",
+        "previous_document",
+        "Previous document",
+        show=False,
+        key_display=",",
+        tooltip="Highlight the run's previous required or supplied document",
+    ),
+]
+"""The documents' text (issue 11): from the run itself (RAGAS's contexts) or `--docs FILE`."""
 SORT_BINDINGS: list[BindingType] = [
     Binding(
         "o", "sort_cycle", "Sort", show=False, tooltip="Sort by the column: ascending, descending, file order"
@@ -162,6 +180,7 @@ SCREEN_BINDINGS: list[BindingType] = (
     + SPOT_CHECK_BINDINGS
     + TAG_BINDINGS
     + DETAIL_BINDINGS
+    + DOCUMENT_BINDINGS
     + SORT_BINDINGS
     + OTHER_BINDINGS
     + VIEW_BINDINGS
@@ -181,6 +200,7 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
         ("Label", LABEL_BINDINGS),
         ("Review loop", REVIEW_LOOP_BINDINGS + SPOT_CHECK_BINDINGS),
         ("Move", RunTable.BINDINGS + DETAIL_BINDINGS),
+        ("Documents (their text: the run's own, or --docs FILE)", DOCUMENT_BINDINGS),
         ("Sort", SORT_BINDINGS),
         ("Views", VIEW_BINDINGS),
         ("Baseline (review NEW --baseline OLD)", BASELINE_BINDINGS),
@@ -205,6 +225,7 @@ def commands(screen: Screen[object]) -> Iterator[tuple[str, str, Callable[[], ob
         (LABEL_BINDINGS, ""),
         (REVIEW_LOOP_BINDINGS, ""),
         (SPOT_CHECK_BINDINGS, ""),
+        (DOCUMENT_BINDINGS, ""),
         (SORT_BINDINGS, ""),
         (VIEW_BINDINGS, "View: "),
         (BASELINE_BINDINGS, "Baseline: "),

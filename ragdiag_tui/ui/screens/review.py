@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from textual import events, on, work
@@ -24,6 +25,7 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from ...core.baseline import BASELINE_VIEW_BY_NAME
 from ...core.blind import shown_counts
+from ...core.docs import DocsError, DocsSource, DocStore
 from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
 from ...core.review import Review, ReviewOptions
 from ...core.sorting import FILE_ORDER
@@ -83,6 +85,8 @@ class ReviewScreen(Screen[None]):
         self.navigation = Navigation(self)
         self.spot_checking = SpotChecking(self)
         self.baselines = BaselineActions(self, None if baseline is None else os.fspath(baseline))
+        self._docs_state = "closed"  # the --docs corpus: "closed", "opening", "open" or "failed"
+        self._docs: DocStore | None = None
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -98,7 +102,20 @@ class ReviewScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         # Under 100 columns the footer's keys need the room of the palette hint (ctrl+p
         # still works, and the help screen lists it).
-        self.query_one(Footer).show_command_palette = event.size.width >= FOOTER_PALETTE_WIDTH
+        wide = event.size.width >= FOOTER_PALETTE_WIDTH
+        self.query_one(Footer).show_command_palette = wide
+        self._show_in_footer("next_document", wide)
+
+    def _show_in_footer(self, action: str, shown: bool) -> None:
+        """Show or hide a binding in the footer (the key works either way): under 100
+        columns the footer has no room for `. Docs` (help and palette list it)."""
+        for key, bindings in self._bindings.key_to_bindings.items():
+            if any(binding.action == action and binding.show != shown for binding in bindings):
+                self._bindings.key_to_bindings[key] = [
+                    replace(binding, show=shown) if binding.action == action else binding
+                    for binding in bindings
+                ]
+                self.refresh_bindings()
 
     @property
     def table(self) -> RunTable:
@@ -495,6 +512,51 @@ class ReviewScreen(Screen[None]):
 
     def action_previous_run(self) -> None:
         self.table.action_cursor_up()
+
+    # -- the documents' text ------------------------------------------------------------
+
+    def action_next_document(self) -> None:
+        self._move_document(1)
+
+    def action_previous_document(self) -> None:
+        self._move_document(-1)
+
+    def _move_document(self, step: int) -> None:
+        """Highlight another document of the run shown; the corpus opens the first time."""
+        if not self.detail.move_document(step):
+            self.tell("This run lists no required or supplied documents.")
+            return
+        source = getattr(self.app, "docs", None)
+        if source is not None and self._docs_state == "closed":
+            self._docs_state = "opening"
+            self.detail.set_docs(None, "opening documents…")
+            self._open_docs(source)
+
+    @work(thread=True, exclusive=True, group="docs")
+    def _open_docs(self, source: DocsSource) -> None:
+        """Index the corpus (a million documents take a second or two), once."""
+        try:
+            docs = source.open()
+        except DocsError as exc:
+            self.app.call_from_thread(self._docs_failed, str(exc))
+        else:
+            self.app.call_from_thread(self._docs_opened, docs)
+
+    def _docs_opened(self, docs: DocStore) -> None:
+        self._docs_state = "open"
+        self._docs = docs
+        self.detail.set_docs(docs)
+        for warning in docs.warnings[:5]:
+            self.tell(warning, title="Documents", severity="warning", timeout=20)
+
+    def _docs_failed(self, reason: str) -> None:
+        self._docs_state = "failed"
+        self.detail.set_docs(None, f"cannot open the documents: {reason}")
+        self.tell(reason, title="Cannot open the documents", severity="error", timeout=30)
+
+    def on_unmount(self) -> None:
+        if self._docs is not None:
+            self._docs.close()
 
     def action_toggle_metric_columns(self) -> None:
         shown = self.table.toggle_extra_columns()

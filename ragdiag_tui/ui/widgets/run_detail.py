@@ -7,6 +7,7 @@ Every string from the run is shown literally: text reaches the screen only as
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -17,6 +18,7 @@ from textual.content import Content, Span
 from textual.style import Style
 from textual.widgets import Static
 
+from ...core.docs import DocStore, DocText, document_text, run_texts
 from ...core.explain import ABSENT, describe_label, invalid_reason, reason
 from ...core.filtering import LABEL_STAGE_CODES
 from ...core.metrics import id_metrics
@@ -84,6 +86,45 @@ Marking = tuple[str, str, str, str]
 """(mark, word, id style, word style); the mark takes the word's class."""
 
 
+_STOP_WORDS = """about above after again against all also and any are because been before being below
+    between both but can could did does doing down during each few for from further had has
+    have having her here hers him his how into its itself just more most much must not now off
+    once only other our ours out over own same she should some such than that the their theirs
+    them then there these they this those through too under until very was were what when
+    where which while who whom why will with would you your yours"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
+"""Words too common to mark in a document's text."""
+WORD = re.compile(r"[^\W\d_]{3,}")
+MAX_DOC = 50_000  # characters of one document's text shown before cutting
+DOC_KINDS = {  # how an ID stands, by its column and its mark's word
+    "missing": "required, missing: not supplied to the answer",
+    "present": "required, supplied",
+    "matching": "supplied, required",
+    "extra": "supplied, not required (extra)",
+}
+
+
+def question_words(question: object) -> frozenset[str]:
+    """The words of the question worth marking in a document: 3+ letters, no stop words, lower case."""
+    if not isinstance(question, str):
+        return frozenset()
+    return frozenset(
+        word for word in (w.casefold() for w in WORD.findall(question)) if word not in STOP_WORDS
+    )
+
+
+def marked(text: str, words: frozenset[str], style: str) -> Content:
+    """`text` as literal text, the words of `words` (any case) styled `style`."""
+    if not words:
+        return Content(text)
+    spans = [
+        Span(match.start(), match.end(), style)
+        for match in WORD.finditer(text)
+        if match.group().casefold() in words
+    ]
+    return Content(text, spans)
+
+
 def listed(lacking: list[str], having: Iterable[str]) -> Iterator[str | int]:
     """The IDs a column lists: the lacking ones first, at most `MAX_IDS` in all.
 
@@ -106,6 +147,7 @@ def id_column(
     found: Marking,
     not_found: Marking,
     empty: str,
+    current: str | None = None,
 ) -> Content:
     """A titled list of IDs, each marked by whether the other list has it.
 
@@ -121,6 +163,7 @@ def id_column(
     having = (doc for doc in ids if doc in other)
     word_width = max(len(found[1]), len(not_found[1]))
     shown = 0
+    highlighted = False
     for doc in listed(lacking, having):
         if isinstance(doc, int):
             lines.append(Content.assemble((f"⋮ {doc} more {not_found[1]}", _c("muted"))))
@@ -128,14 +171,16 @@ def id_column(
         shown += 1
         mark, word, id_style, word_style = found if doc in other else not_found
         # The word before the ID: a long ID may wrap, but never away from its mark and word.
-        lines.append(
-            Content.assemble(
-                (mark, _c(word)),
-                (word.ljust(word_width), _c(word_style)),
-                "  ",
-                (visible(cut(doc, MAX_ID)), _c(id_style) if id_style else ""),
-            )
+        line = Content.assemble(
+            (mark, _c(word)),
+            (word.ljust(word_width), _c(word_style)),
+            "  ",
+            (visible(cut(doc, MAX_ID)), _c(id_style) if id_style else ""),
         )
+        if doc == current and not highlighted:  # the document shown below the lists
+            highlighted = True
+            line = line.stylize(_c("current"))
+        lines.append(line)
     if shown < len(ids):
         more = f"… and {len(ids) - shown} more ({len(lacking)} {not_found[1]} in all)"
         lines.append(Content.assemble((more, _c("muted"))))
@@ -144,6 +189,14 @@ def id_column(
 
 ID_GAP = 2  # columns between the required and supplied lists (see ragdiag.tcss)
 ID_INDENT = 4  # the continuation lines of a folded ID
+
+
+def shown_ids(ids: list[str] | None, other: set[str]) -> list[str]:
+    """The IDs `id_column` lists, in its order (the ones a reviewer can move over)."""
+    if not ids:
+        return []
+    lacking = [doc for doc in ids if doc not in other]
+    return [doc for doc in listed(lacking, (doc for doc in ids if doc in other)) if isinstance(doc, str)]
 
 
 def widest_line(content: Content) -> int:
@@ -194,6 +247,8 @@ class RunDetail(VerticalScroll, can_focus=True):
         "run-detail--reviewer",
         "run-detail--unsaved",
         "run-detail--conflict",
+        "run-detail--current",
+        "run-detail--word",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -210,6 +265,8 @@ class RunDetail(VerticalScroll, can_focus=True):
         with Horizontal(id="run-ids"):
             yield Static(id="run-required", markup=False)
             yield Static(id="run-supplied", markup=False)
+        with VerticalScroll(id="run-document"):  # the highlighted ID's text (`,` and `.`)
+            yield Static(id="run-document-text", markup=False)
         yield Static(id="run-baseline", markup=False)  # before and after, with `review --baseline`
         yield Static(id="run-labels", markup=False)
         yield Static(id="run-fields", markup=False)
@@ -221,6 +278,17 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._parsed: tuple[RunStore, int, dict[str, Any]] | None = None
         self._ids_of: tuple[RunStore, int] | None = None
         self._id_columns = (Content(""), Content(""))
+        self._id_lists: tuple[list[str] | None, list[str] | None] = (None, None)
+        # The documents a reviewer moves over (id, its word in DOC_KINDS), and which one
+        # is highlighted (None: none, the document panel hidden).
+        self._documents: list[tuple[str, str]] = []
+        self._document_at: int | None = None
+        self._carried: tuple[RunStore, int, dict[str, str]] | None = None
+        self.docs: DocStore | None = None
+        self.docs_status = ""  # why the corpus has no text to give yet ("opening documents…")
+        self._documents_of: tuple[RunStore, int] | None = None
+        self._document_shown: tuple[object, ...] | None = None  # what the panel shows, scrolled once
+        self._question: frozenset[str] = frozenset()
         self.watch(self.app, "theme", self._theme_changed, init=False)
 
     def _theme_changed(self) -> None:
@@ -285,6 +353,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-fields", "")
         self.query_one("#run-ids").display = False
         self._ids_of = None
+        self._forget_documents()
         self._show_text_fields({})
 
     def _heading(self, store: RunStore, row: int, *extra: tuple[str, str], hidden: bool = False) -> Content:
@@ -304,6 +373,7 @@ class RunDetail(VerticalScroll, can_focus=True):
         self._set("run-reason", invalid_reason(error.line, error.detail))
         self.query_one("#run-ids").display = False
         self._ids_of = None
+        self._forget_documents()
         self._show_text_fields({})
         self._set("run-labels", "")
         fields = [field_line("error", error.kind)]
@@ -327,8 +397,12 @@ class RunDetail(VerticalScroll, can_focus=True):
             self._set("run-reason", reason(store.diagnosis(row), label, raw.get("correct", ABSENT)))
         self._show_text_fields(raw)
         if self._ids_of is None or self._ids_of[0] is not store or self._ids_of[1] != row:
-            self._show_ids(raw.get("required"), raw.get("context"))
+            self._id_lists = (raw.get("required"), raw.get("context"))
+            self._list_documents(store, row)
+            self._show_ids()
             self._ids_of = (store, row)
+        self._question = question_words(raw.get("question"))
+        self._show_document()
         self._set("run-labels", self._labels(raw, review, row))
         self._set("run-fields", self._fields(raw))
 
@@ -339,9 +413,13 @@ class RunDetail(VerticalScroll, can_focus=True):
             parsed = self._parsed = (store, row, store.run_object(row))
         return parsed[2]
 
-    def _show_ids(self, required: list[str] | None, context: list[str] | None) -> None:
+    def _show_ids(self) -> None:
         """Required and supplied IDs side by side, each marked against the other list;
-        one above the other when side by side an ID would wrap away from its mark."""
+        one above the other when side by side an ID would wrap away from its mark.
+        The highlighted document's line is marked in its column."""
+        required, context = self._id_lists
+        current = self.current_document
+        in_required = current is not None and current[1] in ("missing", "present")
         self.query_one("#run-ids").display = True
         required_column = id_column(
             f"Required ({len(required or ())})",
@@ -350,6 +428,7 @@ class RunDetail(VerticalScroll, can_focus=True):
             found=("✓ ", "present", "", "muted"),
             not_found=("✗ ", "missing", "missing", "missing"),
             empty="none declared",
+            current=current[0] if current is not None and in_required else None,
         )
         supplied_column = id_column(
             f"Supplied ({'absent' if context is None else len(context)})",
@@ -358,6 +437,7 @@ class RunDetail(VerticalScroll, can_focus=True):
             found=("✓ ", "matching", "", "muted"),
             not_found=("+ ", "extra", "extra", "muted"),
             empty="nothing supplied",
+            current=current[0] if current is not None and not in_required else None,
         )
         self._id_columns = (required_column, supplied_column)
         self._lay_out_ids()
@@ -378,6 +458,119 @@ class RunDetail(VerticalScroll, can_focus=True):
     def on_resize(self) -> None:
         if self._ids_of is not None:
             self._lay_out_ids()
+
+    # -- the documents' text (`,` and `.`) -----------------------------------------------
+
+    @property
+    def current_document(self) -> tuple[str, str] | None:
+        """The highlighted document: (id, its word in DOC_KINDS), or None."""
+        at = self._document_at
+        return None if at is None else self._documents[at]
+
+    def _list_documents(self, store: RunStore, row: int) -> None:
+        """The IDs of the run shown, required then supplied, as the columns list them.
+        A new run highlights its first document when one was highlighted before."""
+        required, context = self._id_lists
+        required_set, context_set = set(required or ()), set(context or ())
+        self._documents = [
+            (doc, "present" if doc in context_set else "missing") for doc in shown_ids(required, context_set)
+        ] + [
+            (doc, "matching" if doc in required_set else "extra") for doc in shown_ids(context, required_set)
+        ]
+        keep = (
+            self._documents_of is not None and self._documents_of[0] is store and self._documents_of[1] == row
+        )
+        self._documents_of = (store, row)
+        self._carried = None
+        if self._document_at is not None:
+            at = self._document_at if keep else 0
+            self._document_at = min(at, len(self._documents) - 1) if self._documents else None
+
+    def _forget_documents(self) -> None:
+        self._id_lists = (None, None)
+        self._documents = []
+        self._carried = None
+        self.query_one("#run-document").display = False
+
+    def move_document(self, step: int) -> bool:
+        """Highlight the next (`step` 1) or previous (-1) document of the run shown, and
+        show its text. False when the run has no document IDs."""
+        if not self._documents or self._ids_of is None:
+            return False
+        count = len(self._documents)
+        at = self._document_at
+        self._document_at = (0 if step > 0 else count - 1) if at is None else (at + step) % count
+        self._show_ids()
+        self._show_document()
+        self.call_after_refresh(self._bring_document_into_view)
+        return True
+
+    def _bring_document_into_view(self) -> None:
+        panel = self.query_one("#run-document")
+        if panel.display:
+            self.scroll_to_widget(panel, animate=False, top=False)
+
+    def set_docs(self, docs: DocStore | None, status: str = "") -> None:
+        """The corpus (`--docs`) once open, or why there is none yet; the panel shows it anew."""
+        self.docs = docs
+        self.docs_status = status
+        if self._ids_of is not None:
+            self._show_document()
+
+    def _run_texts(self) -> dict[str, str]:
+        """The texts the run shown carries itself, read once while it is shown."""
+        assert self._ids_of is not None
+        store, row = self._ids_of
+        carried = self._carried
+        if carried is None or carried[0] is not store or carried[1] != row:
+            carried = self._carried = (store, row, run_texts(store, row))
+        return carried[2]
+
+    def _show_document(self) -> None:
+        """The highlighted document's id, standing, source and text; hidden when none is."""
+        panel = self.query_one("#run-document")
+        current = self.current_document
+        panel.display = current is not None
+        if current is None or self._ids_of is None:
+            return
+        doc_id, kind = current
+        found = document_text(doc_id, self._run_texts(), self.docs)
+        if found.text is None and self.docs is None and self.docs_status:
+            found = DocText(doc_id, None, "", self.docs_status)
+        assert self._document_at is not None
+        self._set("run-document-text", self._document_content(found, kind))
+        shown = (*self._ids_of, self._document_at)
+        if shown != self._document_shown:  # a label change keeps the panel where it was scrolled
+            self._document_shown = shown
+            panel.scroll_home(animate=False)
+
+    def _document_content(self, found: DocText, kind: str) -> Content:
+        at = self._document_at or 0
+        parts = [
+            Content.assemble(
+                (f"Document {at + 1} of {len(self._documents)}", _c("heading")),
+                ("  (, previous  . next)", _c("muted")),
+                "\n",
+            ),
+            field_line("ID", visible(cut(found.id, MAX_ID))),
+            field_line("Stands", Content.assemble((DOC_KINDS[kind], _c(kind)))),
+        ]
+        if found.text is not None:
+            source = "the run itself" if found.source == "run" else visible(found.source)
+            parts.append(field_line("Text from", source))
+        if kind == "missing":
+            lacked = ": its text is what the answer lacked" if found.text is not None else ""
+            parts.append(
+                Content.assemble(
+                    (f"The answer was given without this document{lacked}.", _c("missing")), "\n"
+                )
+            )
+        if found.text is None:
+            parts.append(field_line("Text", Content.assemble((visible(found.reason) or "none", _c("muted")))))
+            return Content("").join(parts).rstrip()
+        parts.append(Content("\n"))
+        parts.append(marked(multiline(cut(found.text, MAX_DOC)), self._question, _c("word")))
+        return Content("").join(parts).rstrip()
 
     def _show_text_fields(self, raw: dict[str, Any]) -> None:
         """The question and answer, each shown only when the run has it."""
