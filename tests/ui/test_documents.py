@@ -72,9 +72,9 @@ async def test_moving_the_highlight_shows_each_documents_text(tmp_path: Path) ->
         # The supplied list: the extra one first, then the matching one.
         await pilot.press("full_stop")
         await wait_until(pilot, lambda: "office closes" in detail_text(app), "the extra document's text")
-        assert "not required (extra)" in detail_text(app)
+        assert "supplied · extra (not required)" in detail_text(app)
         await pilot.press("full_stop")
-        await wait_until(pilot, lambda: "supplied, required" in detail_text(app), "the matching document")
+        await wait_until(pilot, lambda: "supplied · required" in detail_text(app), "the matching document")
         await pilot.press("full_stop")  # wraps round to the first
         await wait_until(pilot, lambda: "Document 1 of 4" in detail_text(app), "the first again")
         await pilot.press("comma")  # and back to the last
@@ -125,8 +125,8 @@ async def test_a_missing_document_says_the_answer_lacked_it(tmp_path: Path) -> N
         await pilot.press("full_stop")
         await wait_until(pilot, lambda: "forfeited" in detail_text(app), "the missing document's text")
         text = detail_text(app)
-        assert "required, missing: not supplied to the answer" in text
-        assert "The answer was given without this document: its text is what the answer lacked." in text
+        assert "required · missing (not supplied)" in text
+        assert "The answer was given without this document. Below: what it lacked." in text
 
 
 async def test_an_id_with_no_text_says_why(tmp_path: Path) -> None:

@@ -97,10 +97,10 @@ STOP_WORDS = frozenset(_STOP_WORDS.split())
 WORD = re.compile(r"[^\W\d_]{3,}")
 MAX_DOC = 50_000  # characters of one document's text shown before cutting
 DOC_KINDS = {  # how an ID stands, by its column and its mark's word
-    "missing": "required, missing: not supplied to the answer",
-    "present": "required, supplied",
-    "matching": "supplied, required",
-    "extra": "supplied, not required (extra)",
+    "missing": "required · missing (not supplied)",
+    "present": "required · supplied",
+    "matching": "supplied · required",
+    "extra": "supplied · extra (not required)",
 }
 
 
@@ -559,10 +559,10 @@ class RunDetail(VerticalScroll, can_focus=True):
             source = "the run itself" if found.source == "run" else visible(found.source)
             parts.append(field_line("Text from", source))
         if kind == "missing":
-            lacked = ": its text is what the answer lacked" if found.text is not None else ""
+            lacked = " Below: what it lacked." if found.text is not None else ""
             parts.append(
                 Content.assemble(
-                    (f"The answer was given without this document{lacked}.", _c("missing")), "\n"
+                    (f"The answer was given without this document.{lacked}", _c("missing")), "\n"
                 )
             )
         if found.text is None:
