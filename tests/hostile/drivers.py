@@ -40,7 +40,7 @@ def review(path: str) -> None:
                 assert row not in review.unsaved
                 say(saved=store.ids[row], label=label)
             say(idle=True)
-            await asyncio.sleep(3600)  # wait to be killed
+            await asyncio.sleep(3600)  # wait-ok: waits to be killed
 
     asyncio.run(session())
 
@@ -56,7 +56,7 @@ def export(path: str, out: str, fmt: str) -> None:
     def progress(done: int, total: int) -> None:
         if 2 * done >= total:
             say(halfway=done, of=total)
-            time.sleep(3600)
+            time.sleep(3600)  # wait-ok: stops dead here until killed
 
     export_runs(store, Review(store), out, fmt, progress=progress)
     say(finished=True)

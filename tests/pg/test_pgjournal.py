@@ -207,7 +207,7 @@ log.read()
 for i in range(5):
     log.append(Entry(f"r{i}", True, f"n{i}", "alice", f"2026-11-30T15:00:0{i}.000000Z", "d"))
 print(log.status(), flush=True)
-time.sleep(600)
+time.sleep(600)  # wait-ok: a child process waiting to be SIGKILLed
 """
 
 
