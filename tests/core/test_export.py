@@ -419,7 +419,7 @@ KILLED_CHILD = textwrap.dedent(
 
     def halfway(done, total):
         print(done, total, flush=True)
-        time.sleep(60)  # the parent kills us here, with part of the export written
+        time.sleep(60)  # wait-ok: the parent kills us here, with part of the export written
 
     export_runs(store, Review(store, reviewer="t"), sys.argv[2], sys.argv[3], progress=halfway)
     """
