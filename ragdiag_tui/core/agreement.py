@@ -81,15 +81,7 @@ class PairAgreement:
     kappa_reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "reviewers": list(self.reviewers),
-            "overlap": self.overlap,
-            "agreement": self.agreement,
-            "kappa": self.kappa,
-        }
-        if self.kappa is None:
-            out["kappa_reason"] = self.kappa_reason
-        return out
+        return _figures({"reviewers": list(self.reviewers)}, self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +93,15 @@ class FileAgreement:
     kappa_reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "reviewer": self.reviewer,
-            "overlap": self.overlap,
-            "agreement": self.agreement,
-            "kappa": self.kappa,
-        }
-        if self.kappa is None:
-            out["kappa_reason"] = self.kappa_reason
-        return out
+        return _figures({"reviewer": self.reviewer}, self)
+
+
+def _figures(out: dict[str, Any], row: PairAgreement | FileAgreement) -> dict[str, Any]:
+    """A row's figures for JSON: a null kappa carries its reason."""
+    out.update(overlap=row.overlap, agreement=row.agreement, kappa=row.kappa)
+    if row.kappa is None:
+        out["kappa_reason"] = row.kappa_reason
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,24 +25,12 @@ from ragdiag_tui.core.sampling import (
 )
 from ragdiag_tui.core.store import RunStore
 
+from .test_filtering import RUNS as FILTER_RUNS
+
 WriteRuns = Callable[..., Path]
 
-RUNS: list[Any] = [
-    {"id": "R-gap", "question": "Where is the VPN guide?", "required": ["KB/vpn#2", "kb/vpn#3"],
-     "context": ["KB/vpn#2"], "correct": False},
-    {"id": "r-lucky", "question": "Refund window?", "required": ["billing-faq"], "context": ["pricing"],
-     "correct": True},
-    {"id": "gen-1", "question": "Who approves PTO?", "required": ["hr-012"], "context": ["hr-012"],
-     "correct": False},
-    {"id": "pass-1", "required": ["hr-012"], "context": ["hr-012", "Extra-Doc"], "correct": True},
-    {"id": "unres", "question": "no required set", "required": [], "correct": True},
-    {"id": "nolabel", "required": ["billing-faq"], "context": ["billing-faq"]},
-    {"id": "broken-line", "required": ["hr-012"], "context": 5, "correct": True},
-    {"id": "gap-2", "required": ["billing-faq", "kb/vpn#3"], "context": [], "correct": True},
-    {"id": "pass-2", "question": "Who approves pto?", "required": ["hr-012"], "context": ["hr-012"],
-     "correct": True},
-    {"id": "gap-nolabel", "required": ["x"], "context": []},
-]  # fmt: skip
+# The filtering tests' runs, and one more: a gap with no label (lucky by no one).
+RUNS: list[Any] = [*FILTER_RUNS, {"id": "gap-nolabel", "required": ["x"], "context": []}]
 GAP, LUCKY, GEN, PASS1, UNRES, NOLABEL, BROKEN, GAP2, PASS2, GAPNOLABEL = range(10)
 
 
