@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ragdiag_tui.core.agreement import agreement, review_agreement
-from ragdiag_tui.core.journal import digest, journal_path
-from ragdiag_tui.core.review import open_review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.analysis.agreement import agreement, review_agreement
+from ragdiag_tui.core.review.journal import digest, journal_path
+from ragdiag_tui.core.review.state import open_review
+from ragdiag_tui.core.runs.store import RunStore
 
 
 def make_runs(runs: int, reviewers: int, seed: int = 12) -> list[tuple[dict[str, bool], bool | None]]:

@@ -28,10 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ragdiag_tui.core.journal import Entry, Journal, digest, journal_path
-from ragdiag_tui.core.pgjournal import PgJournal
-from ragdiag_tui.core.review import open_review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.review.journal import Entry, Journal, digest, journal_path
+from ragdiag_tui.core.review.pgjournal import PgJournal
+from ragdiag_tui.core.review.state import open_review
+from ragdiag_tui.core.runs.store import RunStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -38,14 +38,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_diagnose import run_file  # the same cached run files
 
-from ragdiag_tui.core.estimate import auto_size
-from ragdiag_tui.core.journal import SpotCheck
-from ragdiag_tui.core.metrics import metric_means
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.sampling import draw, population, population_ids
-from ragdiag_tui.core.spotcheck import spot_check_report, spot_check_reports
-from ragdiag_tui.core.store import RunStore
-from ragdiag_tui.core.tags import DEFAULT_TAGS
+from ragdiag_tui.core.analysis.estimate import auto_size
+from ragdiag_tui.core.analysis.sampling import draw, population, population_ids
+from ragdiag_tui.core.analysis.spotcheck import spot_check_report, spot_check_reports
+from ragdiag_tui.core.review.journal import SpotCheck
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.review.tags import DEFAULT_TAGS
+from ragdiag_tui.core.runs.metrics import metric_means
+from ragdiag_tui.core.runs.store import RunStore
 
 
 def best_of(repeat: int, function: Callable[[], Any]) -> float:
@@ -135,7 +135,7 @@ def corpus_file(n: int) -> Path:
 
 DOCS_PROBE = """
 import os, sys, time
-from ragdiag_tui.core.docs import DocStore
+from ragdiag_tui.core.runs.corpus import DocStore
 def rss():
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20

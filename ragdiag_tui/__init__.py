@@ -1,6 +1,6 @@
 """ragdiag-tui: review diagnoses of RAG runs: retrieval, generation, pass, unresolved."""
 
-from .core.rule import InvalidRun, diagnose
+from .core.runs.rule import InvalidRun, diagnose
 
 __all__ = ["InvalidRun", "__version__", "diagnose"]
 __version__ = "0.1.0"

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
-from .core.mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
+from .core.runs.mapping import MAPPABLE, PRESETS, FieldMap, MapSpecError, parse_spec
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 COMMANDS = ("review", "diagnose", "check", "stats", "export", "serve", "compare", "sample", "merge")
@@ -349,7 +349,7 @@ def _add_tags_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _docs_map_spec(spec: str) -> str:
-    from .core.docs import parse_docs_map
+    from .core.runs.corpus import parse_docs_map
 
     try:
         parse_docs_map([spec])
@@ -377,9 +377,9 @@ def _add_docs_options(parser: argparse.ArgumentParser) -> None:
 
 
 def docs_source(args: argparse.Namespace) -> Any:
-    """`--docs` and `--docs-map` as a core.docs.DocsSource (None without --docs).
-    Raises core.docs.DocsError when the file cannot be read."""
-    from .core.docs import DocsError, DocsSource, check_docs_file, parse_docs_map
+    """`--docs` and `--docs-map` as a core.runs.corpus.DocsSource (None without --docs).
+    Raises core.runs.corpus.DocsError when the file cannot be read."""
+    from .core.runs.corpus import DocsError, DocsSource, check_docs_file, parse_docs_map
 
     path = getattr(args, "docs", None)
     if path is None:
@@ -392,14 +392,14 @@ def docs_source(args: argparse.Namespace) -> Any:
 
 def load_tag_set(args: argparse.Namespace) -> tuple[Any, ...]:
     """The reason tags `--tags` names, or the default set. Raises core.tags.TagsError."""
-    from .core.tags import DEFAULT_TAGS, load_tags
+    from .core.review.tags import DEFAULT_TAGS, load_tags
 
     path = getattr(args, "tags", None)
     return DEFAULT_TAGS if path is None else load_tags(path)
 
 
 def _add_sample(command: Callable[[str, str, str], argparse.ArgumentParser]) -> None:
-    from .core.sampling import SAMPLE_VIEWS
+    from .core.analysis.sampling import SAMPLE_VIEWS
 
     sample = command(
         "sample",
@@ -510,7 +510,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _err(message: str) -> None:
-    from .core.text import visible
+    from .core.common.text import visible
 
     print(f"ragdiag-tui: {visible(message)}", file=sys.stderr)
 
@@ -529,13 +529,13 @@ def _dumps(obj: Any, **options: Any) -> str:
 
 
 def run_diagnose(args: argparse.Namespace) -> int:
-    from .core.batch import diagnose_file
+    from .core.output.diagnose import diagnose_file
 
     return diagnose_file(args.file, args.output, args.field_map, metrics=args.metrics)
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .core.loading import NO_EXPECTED, Run, read_runs
+    from .core.runs.loading import NO_EXPECTED, Run, read_runs
 
     checked: list[str] = []
     failures = 0
@@ -567,7 +567,7 @@ def _reviewed(args: argparse.Namespace) -> Any:
     """The run file with its review applied, for the commands that only read it
     (stats, export); reports on stderr what the journal contributed. Raises
     JournalError when the journal cannot be read (going on would lose its labels)."""
-    from .core.review import open_review
+    from .core.review.state import open_review
 
     use = not args.no_journal
     review = open_review(
@@ -604,11 +604,11 @@ def _reviewed(args: argparse.Namespace) -> Any:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from .core.agreement import format_agreement, review_agreement
-    from .core.journal import JournalError
-    from .core.spotcheck import format_spot_checks, spot_check_reports
-    from .core.stats import format_table, review_stats
-    from .core.tags import TagsError
+    from .core.analysis.agreement import format_agreement, review_agreement
+    from .core.analysis.spotcheck import format_spot_checks, spot_check_reports
+    from .core.analysis.stats import format_table, review_stats
+    from .core.review.journal import JournalError
+    from .core.review.tags import TagsError
 
     try:
         tags = load_tag_set(args)
@@ -635,8 +635,8 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .core.export import ExportError, export_runs, format_for_path
-    from .core.journal import JournalError
+    from .core.output.export import ExportError, export_runs, format_for_path
+    from .core.review.journal import JournalError
 
     try:
         review = _reviewed(args)
@@ -657,8 +657,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from .core.compare import compare_files, format_comparison
-    from .core.journal import JournalError
+    from .core.analysis.compare import compare_files, format_comparison
+    from .core.review.journal import JournalError
 
     try:
         result, warnings = compare_files(
@@ -682,10 +682,10 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_sample(args: argparse.Namespace) -> int:
-    from .core.journal import JournalError, SpotCheck, utc_now
-    from .core.review import open_review
-    from .core.sampling import default_name, draw_sample
-    from .core.text import visible
+    from .core.analysis.sampling import default_name, draw_sample
+    from .core.common.text import visible
+    from .core.review.journal import JournalError, SpotCheck, utc_now
+    from .core.review.state import open_review
 
     if args.margin is not None and args.n != "auto":
         _err("--margin goes with -n auto")
@@ -737,9 +737,9 @@ def run_sample(args: argparse.Namespace) -> int:
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from .core.docs import DocsError
-    from .core.loading import check_readable
-    from .core.tags import TagsError
+    from .core.review.tags import TagsError
+    from .core.runs.corpus import DocsError
+    from .core.runs.loading import check_readable
     from .ui.app import create_app
 
     # Refuse an unreadable file before the screen switches to the app.
@@ -772,8 +772,8 @@ def run_review(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from .core.docs import DocsError
-    from .core.tags import TagsError
+    from .core.review.tags import TagsError
+    from .core.runs.corpus import DocsError
     from .serve import serve
 
     try:  # refused here, not in every browser page later
@@ -805,9 +805,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    from .core.journal import JournalError
-    from .core.merge import merge_journals
-    from .core.review import open_review
+    from .core.review.journal import JournalError
+    from .core.review.merge import merge_journals
+    from .core.review.state import open_review
 
     review = open_review(args.file, args.field_map, args.journal, writable=True)
     for message in (*review.problems, *review.warnings):
@@ -832,7 +832,7 @@ def _journal_refused(args: argparse.Namespace) -> bool:
 
     A server that cannot be reached is no reason to stop: the app works on, spooling.
     """
-    from .core.journal import JournalError, open_log
+    from .core.review.journal import JournalError, open_log
 
     log = open_log(args.file, args.journal, offline_ok=True)
     check = getattr(log, "check", None)  # only a database has a login to try
@@ -863,7 +863,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from .core.loading import FileError
+    from .core.runs.loading import FileError
 
     try:
         return HANDLERS[args.command](args)

@@ -23,8 +23,8 @@ import socket
 import sys
 from collections.abc import Sequence
 
-from .core.mapping import FieldMap
-from .core.text import visible
+from .core.common.text import visible
+from .core.runs.mapping import FieldMap
 
 EXIT_OK, EXIT_UNREADABLE = 0, 2
 
@@ -111,7 +111,7 @@ def serve(
     Returns an exit status: 0 after Ctrl+C, 2 when the file cannot be read, the
     `serve` extra is missing, or the address cannot be bound.
     """
-    from .core.loading import check_readable
+    from .core.runs.loading import check_readable
 
     # Refuse an unreadable file here, not in every browser page later. Raises FileError.
     check_readable(path)

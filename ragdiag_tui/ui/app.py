@@ -9,10 +9,10 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from ..core.docs import DocsSource
-from ..core.mapping import FieldMap
-from ..core.review import ReviewOptions
-from ..core.tags import DEFAULT_TAGS, Tag
+from ..core.review.state import ReviewOptions
+from ..core.review.tags import DEFAULT_TAGS, Tag
+from ..core.runs.corpus import DocsSource
+from ..core.runs.mapping import FieldMap
 from .screens.review import ReviewScreen
 from .typeahead import Typeahead
 

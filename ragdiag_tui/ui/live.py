@@ -15,8 +15,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..core.journal import Journal, ReviewLog
-from ..core.review import Review
+from ..core.review.journal import Journal, ReviewLog
+from ..core.review.state import Review
 
 POLL_SECONDS = 0.25
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui.core.agreement import agreement, format_agreement
+from ragdiag_tui.core.analysis.agreement import agreement, format_agreement
 
 # The references come with the `test` extra; a venv made before they joined it
 # skips here until `pip install -e ".[test]"` is run again.

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.compare import compare_files, compare_stores
-from ragdiag_tui.core.stages import STAGE_NAMES as STAGES
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.analysis.compare import compare_files, compare_stores
+from ragdiag_tui.core.runs.stages import STAGE_NAMES as STAGES
+from ragdiag_tui.core.runs.store import RunStore
 
 WriteRuns = Callable[..., Path]
 REPO = Path(__file__).resolve().parents[2]

@@ -9,11 +9,19 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.csv_runs import INVALID_CSV, delimiter_for
-from ragdiag_tui.core.loading import INVALID_JSON, INVALID_RUN, FileError, LoadError, Record, Run, read_runs
-from ragdiag_tui.core.mapping import FieldMap
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.csv_runs import INVALID_CSV, delimiter_for
+from ragdiag_tui.core.runs.loading import (
+    INVALID_JSON,
+    INVALID_RUN,
+    FileError,
+    LoadError,
+    Record,
+    Run,
+    read_runs,
+)
+from ragdiag_tui.core.runs.mapping import FieldMap
+from ragdiag_tui.core.runs.store import RunStore
 
 REPO = Path(__file__).resolve().parents[2]
 CSV_SAMPLE = REPO / "sample_runs" / "runs.csv"
@@ -393,7 +401,7 @@ def test_a_csv_without_the_required_column_exits_2(
 def test_a_csv_exported_to_json_lines_loads_back_with_the_same_diagnoses(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    pytest.importorskip("ragdiag_tui.core.export")
+    pytest.importorskip("ragdiag_tui.core.output.export")
     out = tmp_path / "reviewed.jsonl"
     assert run_cli(capsys, "export", CSV_SAMPLE, "-o", out)[0] == 1  # the sample's bad row
     exported = [json.loads(line) for line in out.read_text().splitlines()]
@@ -408,7 +416,7 @@ def test_a_csv_exported_to_json_lines_loads_back_with_the_same_diagnoses(
 def test_a_csv_exported_to_csv_loads_back_with_the_same_diagnoses(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    pytest.importorskip("ragdiag_tui.core.export")
+    pytest.importorskip("ragdiag_tui.core.output.export")
     out = tmp_path / "reviewed.csv"
     run_cli(capsys, "export", CSV_SAMPLE, "-o", out)
     code, again, _ = run_cli(capsys, "diagnose", out)

@@ -9,9 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.core.docs import DocsError, DocStore, DocText, document_text, parse_docs_map, run_texts
-from ragdiag_tui.core.mapping import FieldMap, MapSpecError
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.runs.corpus import (
+    DocsError,
+    DocStore,
+    DocText,
+    document_text,
+    parse_docs_map,
+    run_texts,
+)
+from ragdiag_tui.core.runs.mapping import FieldMap, MapSpecError
+from ragdiag_tui.core.runs.store import RunStore
 
 
 def jsonl(tmp_path: Path, docs: list[object], name: str = "docs.jsonl") -> Path:

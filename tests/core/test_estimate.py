@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
-from ragdiag_tui.core.estimate import Interval, auto_size, effective_size, interval_json, wilson
+from ragdiag_tui.core.analysis.estimate import Interval, auto_size, effective_size, interval_json, wilson
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (0, 10), (1, 10), (12, 50), (50, 50), (7, 190), (333, 1000)])

@@ -1,4 +1,4 @@
-"""The one-sentence reasons of the detail pane (core/explain.py; pure, no event loop).
+"""The one-sentence reasons of the detail pane (core/analysis/explain.py; pure, no event loop).
 
 What a reason must do, not its wording: each stage has its own reason, a retrieval
 reason names the missing documents (a few, then how many more), a lucky answer's
@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from ragdiag_tui.core.explain import ABSENT, MAX_NAMED, describe_label, id_list, invalid_reason, reason
-from ragdiag_tui.core.rule import diagnose
+from ragdiag_tui.core.analysis.explain import (
+    ABSENT,
+    MAX_NAMED,
+    describe_label,
+    id_list,
+    invalid_reason,
+    reason,
+)
+from ragdiag_tui.core.runs.rule import diagnose
 
 RUNS = {
     "lucky": ({"required": ["D1", "D2"], "context": ["D1"], "correct": True}, True),

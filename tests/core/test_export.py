@@ -20,18 +20,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core import atomic, export
-from ragdiag_tui.core.csv_runs import restore
-from ragdiag_tui.core.export import (
+from ragdiag_tui.core.common import atomic
+from ragdiag_tui.core.output import export
+from ragdiag_tui.core.output.export import (
     FORMATS,
     ExportError,
     default_export_path,
     export_runs,
     format_for_path,
 )
-from ragdiag_tui.core.journal import Journal, journal_path
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.review.journal import Journal, journal_path
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.csv_runs import restore
+from ragdiag_tui.core.runs.store import RunStore
 
 HOSTILE = Path(__file__).resolve().parents[1] / "data" / "hostile"
 NO_REVIEW = {"reviewer": None, "reviewed_at": None, "note": None, "tags": [], "reviewers": []}
@@ -277,7 +278,7 @@ def test_reviewed_only_scope_exports_the_runs_a_reviewer_labelled(run_file: Path
 def test_progress_rises_as_runs_are_written_and_ends_at_the_total(
     run_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("ragdiag_tui.core.export.PROGRESS_EVERY", 2)
+    monkeypatch.setattr("ragdiag_tui.core.output.export.PROGRESS_EVERY", 2)
     store, review = reviewed(run_file)
     valid = len(store) - len(store.errors)
     seen: list[tuple[int, int]] = []
@@ -411,9 +412,9 @@ def test_a_new_export_file_gets_the_usual_permissions(run_file: Path, tmp_path: 
 KILLED_CHILD = textwrap.dedent(
     """
     import os, sys, time
-    from ragdiag_tui.core.export import export_runs
-    from ragdiag_tui.core.review import Review
-    from ragdiag_tui.core.store import RunStore
+    from ragdiag_tui.core.output.export import export_runs
+    from ragdiag_tui.core.review.state import Review
+    from ragdiag_tui.core.runs.store import RunStore
 
     store = RunStore.load(sys.argv[1])
 
@@ -638,7 +639,7 @@ def test_unicode_line_separators_never_split_a_json_line(tmp_path: Path, fmt: st
 
 
 def test_every_hostile_file_that_loads_exports_in_every_format(tmp_path: Path) -> None:
-    from ragdiag_tui.core.loading import FileError
+    from ragdiag_tui.core.runs.loading import FileError
 
     exported = 0
     for path in sorted(HOSTILE.glob("*.json*")):
@@ -709,7 +710,7 @@ def test_cli_export_that_cannot_write_says_why_and_exits_2(
 
 def test_export_imports_neither_textual_nor_rich() -> None:
     code = (
-        "import sys, ragdiag_tui.core.export; "
+        "import sys, ragdiag_tui.core.output.export; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

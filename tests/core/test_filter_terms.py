@@ -8,9 +8,15 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.filtering import field_values, filter_rows, narrows, parse_query, row_matches
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.analysis.filtering import (
+    field_values,
+    filter_rows,
+    narrows,
+    parse_query,
+    row_matches,
+)
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.store import RunStore
 
 WriteRuns = Callable[..., Path]
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui.core.filtering import VIEW_BY_NAME, VIEWS, filter_rows, view_rows
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.analysis.filtering import VIEW_BY_NAME, VIEWS, filter_rows, view_rows
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.store import RunStore
 
 WriteRuns = Callable[..., Path]
 

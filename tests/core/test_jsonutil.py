@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ragdiag_tui.core.jsonutil import (
+from ragdiag_tui.core.common.jsonutil import (
     RawNumber,
     decode,
     decode_exact,

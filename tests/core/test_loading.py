@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui.core.loading import (
+from ragdiag_tui.core.runs.loading import (
     INVALID_JSON,
     INVALID_RUN,
     NO_EXPECTED,

@@ -10,10 +10,17 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main, parse_args
-from ragdiag_tui.core.loading import INVALID_RUN, LoadError, Record, RecordBuilder, Run, read_runs
-from ragdiag_tui.core.mapping import MAPPABLE, PRESETS, FieldMap, MappedFieldError, MapSpecError, parse_spec
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.loading import INVALID_RUN, LoadError, Record, RecordBuilder, Run, read_runs
+from ragdiag_tui.core.runs.mapping import (
+    MAPPABLE,
+    PRESETS,
+    FieldMap,
+    MappedFieldError,
+    MapSpecError,
+    parse_spec,
+)
+from ragdiag_tui.core.runs.store import RunStore
 
 WriteRuns = Callable[..., Path]
 REPO = Path(__file__).resolve().parents[2]
@@ -453,7 +460,7 @@ def test_check_with_a_map_on_a_case_file(capsys: pytest.CaptureFixture[str], tmp
 def test_export_keeps_the_files_names_and_loads_back_through_the_same_map(
     capsys: pytest.CaptureFixture[str], nested: Path, tmp_path: Path
 ) -> None:
-    pytest.importorskip("ragdiag_tui.core.export")
+    pytest.importorskip("ragdiag_tui.core.output.export")
     out = tmp_path / "reviewed.jsonl"
     code, _, _ = run_cli(capsys, "export", nested, *NESTED_MAP, "--map", "correct=ok", "-o", out)
     assert code == 1
@@ -472,7 +479,7 @@ def test_export_keeps_the_files_names_and_loads_back_through_the_same_map(
 def test_export_of_a_preset_file_with_a_review_loads_back_with_the_review_applied(
     write_runs: WriteRuns, tmp_path: Path
 ) -> None:
-    export = pytest.importorskip("ragdiag_tui.core.export")
+    export = pytest.importorskip("ragdiag_tui.core.output.export")
     path = write_runs([ragas(["D1"], ["D1"], False, id="a"), ragas(["D1"], ["D1"], None, id="b")])
     store = RunStore.load(path, field_map=RAGAS)
     review = Review(store)

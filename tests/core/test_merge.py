@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.journal import journal_path
-from ragdiag_tui.core.review import open_review
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.review.state import open_review
 
 WriteRuns = Callable[..., Path]
 RUNS: list[Any] = [

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.core.metrics import id_precision, id_recall, metric_means, store_means
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.runs.metrics import id_precision, id_recall, metric_means, store_means
+from ragdiag_tui.core.runs.store import RunStore
 
 
 @pytest.mark.parametrize(

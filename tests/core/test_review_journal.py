@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-import ragdiag_tui.core.review as review_module
-from ragdiag_tui.core.journal import Entry, Journal, JournalError, journal_path
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import (
+import ragdiag_tui.core.review.state as review_module
+from ragdiag_tui.core.review.journal import Entry, Journal, JournalError, journal_path
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.store import (
     S_GENERATION,
     S_INVALID,
     S_LABEL_ERROR,

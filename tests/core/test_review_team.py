@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.journal import (
+from ragdiag_tui.core.review.journal import (
     Entry,
     Journal,
     JournalError,
@@ -23,8 +23,8 @@ from ragdiag_tui.core.journal import (
     open_log,
     parse_record,
 )
-from ragdiag_tui.core.review import Review, open_review
-from ragdiag_tui.core.store import S_GENERATION, S_PASS, S_RETRIEVAL, RunStore
+from ragdiag_tui.core.review.state import Review, open_review
+from ragdiag_tui.core.runs.store import S_GENERATION, S_PASS, S_RETRIEVAL, RunStore
 
 WriteRuns = Callable[..., Path]
 
@@ -387,7 +387,7 @@ def test_poll_sees_records_another_process_appended(run_file: Path) -> None:
     review = as_reviewer(run_file, "alice")
     review.set_label(GAP, True)
     writer = (
-        "import sys; from ragdiag_tui.core.journal import Entry, Journal; "
+        "import sys; from ragdiag_tui.core.review.journal import Entry, Journal; "
         "Journal(sys.argv[1]).append(Entry('pass', False, 'from elsewhere', 'bob', 't', sys.argv[2]))"
     )
     subprocess.run(

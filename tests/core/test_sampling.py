@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.filtering import view_rows
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.sampling import (
+from ragdiag_tui.core.analysis.filtering import view_rows
+from ragdiag_tui.core.analysis.sampling import (
     SAMPLE_VIEWS,
     SampleError,
     default_name,
@@ -23,7 +22,8 @@ from ragdiag_tui.core.sampling import (
     population,
     population_ids,
 )
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.store import RunStore
 
 from .test_filtering import RUNS as FILTER_RUNS
 
@@ -124,7 +124,7 @@ def test_more_than_the_population_takes_the_whole_population() -> None:
 def test_the_draw_is_the_same_in_another_interpreter() -> None:
     # A fresh process with another hash seed: nothing in the draw may depend on hashing.
     code = (
-        "from ragdiag_tui.core.sampling import draw;"
+        "from ragdiag_tui.core.analysis.sampling import draw;"
         "print(','.join(draw([f'r{i}' for i in range(1000)], 20, 20261130)))"
     )
     outputs = {

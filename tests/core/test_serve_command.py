@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ragdiag_tui.cli import parse_args
-from ragdiag_tui.core.mapping import FieldMap
+from ragdiag_tui.core.runs.mapping import FieldMap
 from ragdiag_tui.serve import review_command
 
 

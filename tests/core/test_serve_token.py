@@ -20,7 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from ragdiag_tui.core.paths import is_within
+from ragdiag_tui.core.common.paths import is_within
 
 RUNS = Path(__file__).resolve().parents[1] / "data" / "review_runs.jsonl"
 SERVING = re.compile(r"serving runs\.jsonl on (http://127\.0\.0\.1:(\d+)/(\?token=([A-Za-z0-9_-]+))?)")

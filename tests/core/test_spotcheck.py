@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from ragdiag_tui.core.journal import SpotCheck, utc_now
-from ragdiag_tui.core.review import Review, open_review
-from ragdiag_tui.core.spotcheck import format_spot_checks, spot_check_report, spot_check_reports
-from ragdiag_tui.core.tags import DEFAULT_TAGS, Tag
+from ragdiag_tui.core.analysis.spotcheck import format_spot_checks, spot_check_report, spot_check_reports
+from ragdiag_tui.core.review.journal import SpotCheck, utc_now
+from ragdiag_tui.core.review.state import Review, open_review
+from ragdiag_tui.core.review.tags import DEFAULT_TAGS, Tag
 
 WriteRuns = Callable[..., Path]
 POPULATION = 40

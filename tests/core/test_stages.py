@@ -6,13 +6,13 @@ import json
 import re
 from pathlib import Path
 
-from ragdiag_tui.core import stages
-from ragdiag_tui.core.filtering import VIEW_BY_NAME
-from ragdiag_tui.core.rule import diagnose
-from ragdiag_tui.core.stats import STAGE_ORDER
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.analysis.filtering import VIEW_BY_NAME
+from ragdiag_tui.core.analysis.stats import STAGE_ORDER
+from ragdiag_tui.core.runs import stages
+from ragdiag_tui.core.runs.rule import diagnose
+from ragdiag_tui.core.runs.store import RunStore
 
-TCSS = Path(stages.__file__).parents[1] / "ui" / "ragdiag.tcss"
+TCSS = Path(stages.__file__).parents[2] / "ui" / "ragdiag.tcss"
 
 
 def test_every_diagnosis_has_a_code_and_the_store_gives_it_back(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.core.tags import DEFAULT_TAGS, MAX_TAGS, Tag, TagsError, load_tags, tag_by_number
+from ragdiag_tui.core.review.tags import DEFAULT_TAGS, MAX_TAGS, Tag, TagsError, load_tags, tag_by_number
 
 
 def test_the_default_set_is_the_five_lucky_answer_reasons_on_keys_1_to_5() -> None:

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.blind import shown_counts
-from ragdiag_tui.core.filtering import filter_rows, row_matches
-from ragdiag_tui.core.review import Review, open_review
-from ragdiag_tui.core.sorting import ASCENDING, DESCENDING, sort_rows
-from ragdiag_tui.core.stages import S_GENERATION, S_PASS, S_RETRIEVAL, S_UNRESOLVED
+from ragdiag_tui.core.analysis.blind import shown_counts
+from ragdiag_tui.core.analysis.filtering import filter_rows, row_matches
+from ragdiag_tui.core.analysis.sorting import ASCENDING, DESCENDING, sort_rows
+from ragdiag_tui.core.review.state import Review, open_review
+from ragdiag_tui.core.runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL, S_UNRESOLVED
 
 RUNS: list[Any] = [
     {"id": "gap", "required": ["D1", "D2"], "context": ["D1"], "correct": True},  # lucky by the file

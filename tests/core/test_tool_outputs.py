@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.export import export_runs
-from ragdiag_tui.core.loading import FileError, LoadError, Run, read_runs
-from ragdiag_tui.core.mapping import FieldMap, literal_id_list
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.output.export import export_runs
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.loading import FileError, LoadError, Run, read_runs
+from ragdiag_tui.core.runs.mapping import FieldMap, literal_id_list
+from ragdiag_tui.core.runs.store import RunStore
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -47,9 +47,9 @@ def review(path: str) -> None:
 
 def export(path: str, out: str, fmt: str) -> None:
     """Export, and stop dead halfway through writing (to be killed there)."""
-    from ragdiag_tui.core.export import export_runs
-    from ragdiag_tui.core.review import Review
-    from ragdiag_tui.core.store import RunStore
+    from ragdiag_tui.core.output.export import export_runs
+    from ragdiag_tui.core.review.state import Review
+    from ragdiag_tui.core.runs.store import RunStore
 
     store = RunStore.load(path)
 
@@ -64,7 +64,7 @@ def export(path: str, out: str, fmt: str) -> None:
 
 def append(journal: str, prefix: str, count: str, go: str) -> None:
     """Append `count` entries with long notes, starting when the file `go` appears."""
-    from ragdiag_tui.core.journal import Entry, Journal, utc_now
+    from ragdiag_tui.core.review.journal import Entry, Journal, utc_now
 
     writer = Journal(journal)
     writer.open()

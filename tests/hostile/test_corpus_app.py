@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from textual.content import Content
 
-from ragdiag_tui.core.filtering import filter_rows
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
-from ragdiag_tui.core.text import visible
+from ragdiag_tui.core.analysis.filtering import filter_rows
+from ragdiag_tui.core.common.text import visible
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.store import RunStore
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.review import ReviewScreen
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
@@ -190,7 +190,7 @@ async def test_lone_surrogates_can_be_labelled_and_come_back(case: Case) -> None
         assert row not in screen.review.unsaved
         assert "lone-high-\\ud800" in screen_text(app)
     store = RunStore.load(case.path)
-    from ragdiag_tui.core.journal import Journal, journal_path
+    from ragdiag_tui.core.review.journal import Journal, journal_path
 
     review = Review(store, Journal(journal_path(case.path)))
     assert review.warnings == []

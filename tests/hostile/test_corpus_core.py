@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.export import REVIEW_FIELDS
-from ragdiag_tui.core.loading import INVALID_RUN, FileError, LoadError, Run, read_runs
-from ragdiag_tui.core.store import RunStore
-from ragdiag_tui.core.text import visible
+from ragdiag_tui.core.common.text import visible
+from ragdiag_tui.core.output.export import REVIEW_FIELDS
+from ragdiag_tui.core.runs.loading import INVALID_RUN, FileError, LoadError, Run, read_runs
+from ragdiag_tui.core.runs.store import RunStore
 
 from .corpus import (
     ALL_NAMES,

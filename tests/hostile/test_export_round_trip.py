@@ -6,7 +6,7 @@ runs, the same ids, the labels in force and the same diagnoses, whatever the ID 
 With a map that reads the label elsewhere (`correct=judge.ok`), the label in force is
 written there, so reloading does not bring the file's old label back.
 
-CSV limit (documented in core/export.py): an empty ID cannot be told from none, so
+CSV limit (documented in core/output/export.py): an empty ID cannot be told from none, so
 the IDs here are never empty. A nested mapped source gets its own CSV column.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui.core.export import FORMATS, export_runs
-from ragdiag_tui.core.mapping import FieldMap
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.output.export import FORMATS, export_runs
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.mapping import FieldMap
+from ragdiag_tui.core.runs.store import RunStore
 
 IDS = st.text(min_size=1, max_size=8) | st.sampled_from(
     ["a;b", "[a]", "=1+1", "+x", "-2", "@cmd", "\tx", "'=x", "''+y", '"q"', "[/]", " sp ", "a\nb", "x\r"]

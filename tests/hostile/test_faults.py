@@ -26,11 +26,11 @@ import pytest
 from textual.widgets import Input, Static
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core import atomic
-from ragdiag_tui.core.export import ExportError, export_runs
-from ragdiag_tui.core.journal import Entry, Journal, JournalError, journal_path, utc_now
-from ragdiag_tui.core.review import Review
-from ragdiag_tui.core.store import RunStore
+from ragdiag_tui.core.common import atomic
+from ragdiag_tui.core.output.export import ExportError, export_runs
+from ragdiag_tui.core.review.journal import Entry, Journal, JournalError, journal_path, utc_now
+from ragdiag_tui.core.review.state import Review
+from ragdiag_tui.core.runs.store import RunStore
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.confirm import ConfirmDialog
 from ragdiag_tui.ui.screens.export import ExportDialog

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.journal import journal_path
+from ragdiag_tui.core.review.journal import journal_path
 
 from .terminal import Terminal
 

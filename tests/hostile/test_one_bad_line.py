@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.detect import detect
-from ragdiag_tui.core.loading import INVALID_JSON, INVALID_RUN, FileError, LoadError, Run, read_runs
+from ragdiag_tui.core.runs.detect import detect
+from ragdiag_tui.core.runs.loading import INVALID_JSON, INVALID_RUN, FileError, LoadError, Run, read_runs
 
 GOOD_LINES = [
     {"id": "a", "required": ["D1"], "context": ["D1"], "correct": True},

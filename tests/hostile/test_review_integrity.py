@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.filtering import filter_rows
-from ragdiag_tui.core.journal import journal_path
-from ragdiag_tui.core.review import open_review
+from ragdiag_tui.core.analysis.filtering import filter_rows
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.help import MARKS
 from ragdiag_tui.ui.screens.stale import StaleEntries

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from ragdiag_tui.core.journal import journal_path
+from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.review import ReviewScreen
 

@@ -13,7 +13,7 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Static
 
-from ragdiag_tui.core.export import exported_run
+from ragdiag_tui.core.output.export import exported_run
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.widgets.run_detail import LAST_LACKING, MAX_IDS, MAX_VALUE, RunDetail
 from ragdiag_tui.ui.widgets.run_table import count

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.content import Content
 
-from ragdiag_tui.core.docs import DocsSource
+from ragdiag_tui.core.runs.corpus import DocsSource
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.widgets.run_detail import RunDetail, question_words
 

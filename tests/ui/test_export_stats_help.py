@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList, RadioSet
 
-from ragdiag_tui.core.journal import journal_path
+from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.screens.export import ExportDialog
 from ragdiag_tui.ui.screens.help import HelpScreen

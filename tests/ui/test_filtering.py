@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragdiag_tui.core.filtering import VIEWS, filter_rows
+from ragdiag_tui.core.analysis.filtering import VIEWS, filter_rows
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.widgets.filter_bar import FilterBar
 from ragdiag_tui.ui.widgets.run_table import RunTable

@@ -6,8 +6,8 @@ import json
 import os
 from pathlib import Path
 
-from ragdiag_tui.core.journal import journal_path
-from ragdiag_tui.core.store import S_GENERATION
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.runs.store import S_GENERATION
 from ragdiag_tui.ui.app import create_app
 
 from .helpers import GEN, LUCKY, PASS, SIZE, detail_text, loaded, screen_text, table, table_lines, wait_until

@@ -6,8 +6,8 @@ import json
 import os
 from pathlib import Path
 
-from ragdiag_tui.core.journal import journal_path
-from ragdiag_tui.core.store import S_GENERATION, S_LABEL_ERROR, S_PASS, S_RETRIEVAL
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.runs.store import S_GENERATION, S_LABEL_ERROR, S_PASS, S_RETRIEVAL
 from ragdiag_tui.ui.app import RagdiagApp
 
 from .helpers import GEN, LUCKY, NOLABEL, PASS, SIZE, detail_text, loaded, screen_text, table, table_lines

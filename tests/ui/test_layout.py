@@ -109,7 +109,7 @@ async def test_export_shows_its_progress(app: RagdiagApp, runs_path, monkeypatch
         seen.append((bar.progress, bar.total))
 
     monkeypatch.setattr(ExportDialog, "on_export_progressed", spy)
-    monkeypatch.setattr("ragdiag_tui.core.export.PROGRESS_EVERY", 2)  # a report every two runs
+    monkeypatch.setattr("ragdiag_tui.core.output.export.PROGRESS_EVERY", 2)  # a report every two runs
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await pilot.press("e")

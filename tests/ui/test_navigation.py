@@ -3,7 +3,7 @@ field and view terms of the filter box."""
 
 from __future__ import annotations
 
-from ragdiag_tui.core.sorting import ASCENDING, DESCENDING, FILE_ORDER
+from ragdiag_tui.core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.widgets.run_detail import RunDetail
 

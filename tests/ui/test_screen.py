@@ -159,7 +159,7 @@ async def test_works_at_80x24_and_uses_a_wide_terminal(runs_path) -> None:
 
 
 async def test_stage_cells_are_coloured_by_stage(app: RagdiagApp) -> None:
-    from ragdiag_tui.core.stages import STAGES
+    from ragdiag_tui.core.runs.stages import STAGES
     from ragdiag_tui.ui.widgets.stages import STAGE_TITLES
 
     async with app.run_test(size=SIZE) as pilot:

@@ -11,10 +11,10 @@ from pathlib import Path
 from textual.widgets import Input
 
 from ragdiag_tui.cli import parse_args
-from ragdiag_tui.core.journal import SpotCheck, utc_now
-from ragdiag_tui.core.review import open_review
-from ragdiag_tui.core.sorting import ASCENDING
-from ragdiag_tui.core.tags import DEFAULT_TAGS
+from ragdiag_tui.core.analysis.sorting import ASCENDING
+from ragdiag_tui.core.review.journal import SpotCheck, utc_now
+from ragdiag_tui.core.review.state import open_review
+from ragdiag_tui.core.review.tags import DEFAULT_TAGS
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 from ragdiag_tui.ui.screens.help import HelpScreen
 from ragdiag_tui.ui.screens.sample import SampleDialog
@@ -217,7 +217,7 @@ async def test_recall_and_precision_show_none_never_zero_and_sort_with_none_last
 
 
 async def test_statistics_conclude_each_spot_check_with_its_interval_and_a_bar_per_tag(runs_path) -> None:
-    from ragdiag_tui.core.spotcheck import spot_check_reports
+    from ragdiag_tui.core.analysis.spotcheck import spot_check_reports
     from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 
     journal_spot_check(runs_path, "first-five", IDS)

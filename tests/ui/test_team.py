@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.core.journal import journal_path
-from ragdiag_tui.core.review import open_review
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 from ragdiag_tui.ui.screens.adjudicate import AdjudicateDialog
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen

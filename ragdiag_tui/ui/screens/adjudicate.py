@@ -17,13 +17,13 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...core.text import visible
+from ...core.common.text import visible
 from ..typeahead import focus_now
 from ..widgets.reviewers import when
 from ..widgets.stages import CONFLICT_MARK, label_word
 
 if TYPE_CHECKING:
-    from ...core.review import Review
+    from ...core.review.state import Review
     from .review import ReviewScreen
 
 Decision = bool | Literal["withdraw"] | None

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
-from ...core.baseline import BASELINE_VIEW_BY_NAME, Baseline, Offer, open_baseline
-from ...core.journal import JournalError
-from ...core.loading import FileError
-from ...core.text import visible
+from ...core.analysis.baseline import BASELINE_VIEW_BY_NAME, Baseline, Offer, open_baseline
+from ...core.common.text import visible
+from ...core.review.journal import JournalError
+from ...core.runs.loading import FileError
 from ..widgets.baseline_diff import baseline_diff
 
 if TYPE_CHECKING:

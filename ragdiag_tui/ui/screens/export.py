@@ -19,11 +19,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, RadioButton, RadioSet, Static
 
-from ...core.export import ExportError, default_export_path, export_runs, refuse_sources
-from ...core.paths import is_within
-from ...core.review import Review
-from ...core.store import RunStore
-from ...core.text import visible
+from ...core.common.paths import is_within
+from ...core.common.text import visible
+from ...core.output.export import ExportError, default_export_path, export_runs, refuse_sources
+from ...core.review.state import Review
+from ...core.runs.store import RunStore
 from ..typeahead import focus_now
 from .confirm import ConfirmDialog
 

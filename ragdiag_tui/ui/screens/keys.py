@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
 
-from ...core.baseline import BASELINE_VIEWS
-from ...core.filtering import VIEWS
+from ...core.analysis.baseline import BASELINE_VIEWS
+from ...core.analysis.filtering import VIEWS
 from ..widgets.run_table import RunTable
 
 if TYPE_CHECKING:

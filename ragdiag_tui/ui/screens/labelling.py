@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...core.journal import JournalError
-from ...core.review import Review
-from ...core.stages import S_INVALID
+from ...core.review.journal import JournalError
+from ...core.review.state import Review
+from ...core.runs.stages import S_INVALID
 
 if TYPE_CHECKING:
     from .review import ReviewScreen

@@ -11,7 +11,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...core.sorting import ASCENDING, DESCENDING, FILE_ORDER, SORT_COLUMNS, sort_rows
+from ...core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER, SORT_COLUMNS, sort_rows
 from ..widgets.run_table import SORT_ARROWS
 
 if TYPE_CHECKING:

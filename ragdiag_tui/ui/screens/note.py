@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
-from ...core.text import visible
+from ...core.common.text import visible
 from ..typeahead import focus_now
 
 

@@ -23,15 +23,15 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ...core.baseline import BASELINE_VIEW_BY_NAME
-from ...core.blind import shown_counts
-from ...core.docs import DocsError, DocsSource, DocStore
-from ...core.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
-from ...core.review import Review, ReviewOptions
-from ...core.sorting import FILE_ORDER
-from ...core.store import STAGE_CODE, RunStore
-from ...core.tags import DEFAULT_TAGS, Tag
-from ...core.text import visible
+from ...core.analysis.baseline import BASELINE_VIEW_BY_NAME
+from ...core.analysis.blind import shown_counts
+from ...core.analysis.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
+from ...core.analysis.sorting import FILE_ORDER
+from ...core.common.text import visible
+from ...core.review.state import Review, ReviewOptions
+from ...core.review.tags import DEFAULT_TAGS, Tag
+from ...core.runs.corpus import DocsError, DocsSource, DocStore
+from ...core.runs.store import STAGE_CODE, RunStore
 from ..live import LiveReview, LogStatusChanged, ReviewChangedElsewhere
 from ..typeahead import focus_now
 from ..widgets.filter_bar import FilterBar

@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from textual.message import Message
 
-from ...core.journal import JournalError
-from ...core.loading import FileError
-from ...core.review import Review, ReviewOptions
-from ...core.store import ANNOUNCE_FIRST, RunStore
+from ...core.review.journal import JournalError
+from ...core.review.state import Review, ReviewOptions
+from ...core.runs.loading import FileError
+from ...core.runs.store import ANNOUNCE_FIRST, RunStore
 
 PROGRESS_EVERY = 0.5  # seconds between progress reports
 FIRST_PAINT_PAUSE = 0.05  # seconds the loader yields once the first screenful is in

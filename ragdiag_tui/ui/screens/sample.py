@@ -18,10 +18,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ...core.review import Review
-from ...core.sampling import NOUNS, Sample, SampleError, default_name, draw_sample, population
-from ...core.store import RunStore
-from ...core.text import visible
+from ...core.analysis.sampling import NOUNS, Sample, SampleError, default_name, draw_sample, population
+from ...core.common.text import visible
+from ...core.review.state import Review
+from ...core.runs.store import RunStore
 from ..typeahead import focus_now
 
 SEED_RANGE = 1_000_000  # a fresh seed is a number short enough to write down

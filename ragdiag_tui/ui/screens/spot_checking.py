@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from ...core.journal import JournalError, SpotCheck, utc_now
-from ...core.sampling import Sample
-from ...core.tags import tag_by_number
-from ...core.text import visible
+from ...core.analysis.sampling import Sample
+from ...core.common.text import visible
+from ...core.review.journal import JournalError, SpotCheck, utc_now
+from ...core.review.tags import tag_by_number
 
 if TYPE_CHECKING:
     from .review import ReviewScreen

@@ -20,9 +20,9 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.journal import ADJUDICATION, Entry, JournalError
-from ...core.review import Review
-from ...core.text import visible
+from ...core.common.text import visible
+from ...core.review.journal import ADJUDICATION, Entry, JournalError
+from ...core.review.state import Review
 from ..typeahead import focus_now
 from ..widgets.stages import label_word
 

@@ -20,16 +20,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.agreement import review_agreement
-from ...core.blind import shown_counts
-from ...core.filtering import VIEW_BY_NAME
-from ...core.metrics import store_means
-from ...core.review import Review
-from ...core.spotcheck import spot_check_reports
-from ...core.stats import Stats
-from ...core.store import RunStore
-from ...core.tags import DEFAULT_TAGS
-from ...core.text import visible
+from ...core.analysis.agreement import review_agreement
+from ...core.analysis.blind import shown_counts
+from ...core.analysis.filtering import VIEW_BY_NAME
+from ...core.analysis.spotcheck import spot_check_reports
+from ...core.analysis.stats import Stats
+from ...core.common.text import visible
+from ...core.review.state import Review
+from ...core.review.tags import DEFAULT_TAGS
+from ...core.runs.metrics import store_means
+from ...core.runs.store import RunStore
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
 from ..widgets.spot_check_panel import SpotCheckPanel

@@ -15,8 +15,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.agreement import Agreement, figure, percent
-from ...core.text import visible
+from ...core.analysis.agreement import Agreement, figure, percent
+from ...core.common.text import visible
 from .run_table import fit
 
 MAX_NAME = 24  # cells of the name column; a longer reviewer name is cut with an ellipsis

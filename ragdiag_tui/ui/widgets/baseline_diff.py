@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
-from ...core.baseline import NO_RUN, NOT_COMPARABLE, Baseline
-from ...core.stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL
-from ...core.text import visible
+from ...core.analysis.baseline import NO_RUN, NOT_COMPARABLE, Baseline
+from ...core.common.text import visible
+from ...core.runs.stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL
 from .stages import STAGE_TITLES, label_word, stage_style
 
 if TYPE_CHECKING:
-    from ...core.review import Review
-    from ...core.store import RunStore
+    from ...core.review.state import Review
+    from ...core.runs.store import RunStore
 
 MAX_LISTED = 50  # IDs listed per list; the rest are counted
 MAX_ID = 1000  # characters of one ID shown

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from ...core.text import visible
+from ...core.common.text import visible
 
 
 class FilterBar(Horizontal):

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 from textual.content import Content
 
-from ...core.text import visible
+from ...core.common.text import visible
 from .stages import CONFLICT_MARK, label_word
 
 if TYPE_CHECKING:
-    from ...core.review import Review
+    from ...core.review.state import Review
 
 MAX_NAME = 16  # cells of the name column; a longer name is cut with an ellipsis
 INDENT = " " * 15  # the detail pane's value column (`run_detail.field_line`)

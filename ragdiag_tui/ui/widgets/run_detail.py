@@ -18,18 +18,18 @@ from textual.content import Content, Span
 from textual.style import Style
 from textual.widgets import Static
 
-from ...core.docs import DocStore, DocText, document_text, run_texts
-from ...core.explain import ABSENT, describe_label, invalid_reason, reason
-from ...core.filtering import LABEL_STAGE_CODES
-from ...core.metrics import id_metrics
-from ...core.stages import S_INVALID, S_RETRIEVAL
-from ...core.text import visible
+from ...core.analysis.explain import ABSENT, describe_label, invalid_reason, reason
+from ...core.analysis.filtering import LABEL_STAGE_CODES
+from ...core.common.text import visible
+from ...core.runs.corpus import DocStore, DocText, document_text, run_texts
+from ...core.runs.metrics import id_metrics
+from ...core.runs.stages import S_INVALID, S_RETRIEVAL
 from .reviewers import reviewers_block, team_label
 from .stages import LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word, stage_style
 
 if TYPE_CHECKING:
-    from ...core.review import Review
-    from ...core.store import RunStore
+    from ...core.review.state import Review
+    from ...core.runs.store import RunStore
 
 TEXT_FIELDS = ("question", "answer")  # shown near the top, each in its own row
 SHOWN_ELSEWHERE = ("id", "required", "context", "correct", *TEXT_FIELDS)

@@ -23,17 +23,17 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.baseline import NO_RUN, NOT_COMPARABLE
-from ...core.filtering import LABEL_STAGE_CODES
-from ...core.sorting import ASCENDING, FILE_ORDER, SORT_COLUMNS
-from ...core.stages import S_INVALID, S_RETRIEVAL, STAGES
-from ...core.store import label_value
-from ...core.text import visible
+from ...core.analysis.baseline import NO_RUN, NOT_COMPARABLE
+from ...core.analysis.filtering import LABEL_STAGE_CODES
+from ...core.analysis.sorting import ASCENDING, FILE_ORDER, SORT_COLUMNS
+from ...core.common.text import visible
+from ...core.runs.stages import S_INVALID, S_RETRIEVAL, STAGES
+from ...core.runs.store import label_value
 from .stages import CONFLICT_MARK, HELD_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, label_word
 
 if TYPE_CHECKING:
-    from ...core.review import Review
-    from ...core.store import RunStore
+    from ...core.review.state import Review
+    from ...core.runs.store import RunStore
 
 MAX_ID_WIDTH = 28
 # The "from" column: where the label in force comes from, in at most its 8 cells.

@@ -14,10 +14,10 @@ from typing import ClassVar
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.metrics import MetricMeans
-from ...core.spotcheck import SpotCheckReport
-from ...core.tags import Tag
-from ...core.text import visible
+from ...core.analysis.spotcheck import SpotCheckReport
+from ...core.common.text import visible
+from ...core.review.tags import Tag
+from ...core.runs.metrics import MetricMeans
 
 BAR = 12  # cells of a tag's bar: its share of the reviewed runs of the sample
 

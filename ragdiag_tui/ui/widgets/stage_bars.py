@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.stages import STAGES
+from ...core.runs.stages import STAGES
 from .stages import STAGE_STYLE_CLASSES, stage_style
 
 BAR_WIDTH = 40

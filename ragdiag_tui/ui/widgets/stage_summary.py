@@ -9,7 +9,7 @@ from textual import events
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.stages import S_INVALID
+from ...core.runs.stages import S_INVALID
 from .stages import CONFLICT_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, stage_style
 
 GAP = "  "

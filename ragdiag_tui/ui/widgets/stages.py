@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.stages import STAGES, STYLE_CLASSES
+from ...core.runs.stages import STAGES, STYLE_CLASSES
 
 # Every widget that names a stage colours it with the same component class,
 # `stage--<css>`, so each stage's colour is written once, in ragdiag.tcss.

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .filtering import LABEL_STAGE_CODES
 
 if TYPE_CHECKING:
-    from .review import Review
+    from ..review.state import Review
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..review.state import Review
+from ..runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
 from .estimate import auto_size
 from .filtering import VIEW_BY_NAME, filter_rows, rows_with_stage, view_rows
-from .review import Review
-from .store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
 
 SAMPLE_VIEWS = tuple(name for name in VIEW_BY_NAME if name != "conflicts")
 """The view names a sample may be drawn from, as the command line spells them. Not the

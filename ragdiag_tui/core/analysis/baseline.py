@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import ne
 
+from ..runs.mapping import FieldMap
+from ..runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL
+from ..runs.store import RunStore
 from .compare import BY_ID, Comparison, compare_stores, open_side
 from .filtering import View, rows_with_stage
-from .mapping import FieldMap
-from .stages import S_GENERATION, S_PASS, S_RETRIEVAL
-from .store import RunStore
 
 NO_RUN = 255  # `was` of a run that OLD does not have
 NOT_COMPARABLE = 254  # `was` of a run whose OLD run (same id) asked another question

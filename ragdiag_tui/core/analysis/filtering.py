@@ -24,10 +24,10 @@ from itertools import compress, repeat
 
 import msgspec
 
-from .review import Review
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
-from .stages import S_RETRIEVAL, STAGE_CODE, STAGES
-from .store import RunStore
+from ..review.state import Review
+from ..runs.rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
+from ..runs.stages import S_RETRIEVAL, STAGE_CODE, STAGES
+from ..runs.store import RunStore
 
 
 @dataclass(frozen=True, slots=True)

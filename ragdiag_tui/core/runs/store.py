@@ -19,8 +19,17 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .jsonutil import decode
-from .loading import NO_EXPECTED, LoadError, Progress, Record, Run, decode_fields, read_runs, validate_mapped
+from ..common.jsonutil import decode
+from .loading import (
+    NO_EXPECTED,
+    LoadError,
+    Progress,
+    Record,
+    Run,
+    decode_fields,
+    read_runs,
+    validate_mapped,
+)
 from .mapping import FieldMap
 from .metrics import NAN, id_metrics
 from .models import RunFields, validate_run

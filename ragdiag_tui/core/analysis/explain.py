@@ -10,8 +10,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, json_type_name
-from .text import visible
+from ..common.text import visible
+from ..runs.rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL, UNRESOLVED, json_type_name
 
 ABSENT: Any = object()
 """`raw_label` when the run has no `correct` field at all."""

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..common.jsonutil import DECODER
 from . import csv_runs
-from .jsonutil import DECODER
 from .mapping import FieldMap
 
 LOOKAHEAD = 10  # non-blank lines after the first that the vote looks at

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from .text import visible
+from ..common.text import visible
 
 if TYPE_CHECKING:
-    from .review import Review
+    from ..review.state import Review
 
 ONE_LABEL = "both said {} on every run they share"
 NO_OVERLAP_WITH_FILE = "no run this reviewer labelled has a label in the file"

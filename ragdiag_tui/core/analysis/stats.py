@@ -8,14 +8,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .loading import Record, Run
-from .metrics import MetricMeans, id_metrics, metric_means, store_means
-from .rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
-from .stages import RULE_STAGE_NAMES
-from .text import visible
+from ..common.text import visible
+from ..runs.loading import Record, Run
+from ..runs.metrics import MetricMeans, id_metrics, metric_means, store_means
+from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
+from ..runs.stages import RULE_STAGE_NAMES
 
 if TYPE_CHECKING:
-    from .review import Review
+    from ..review.state import Review
 
 STAGE_ORDER = RULE_STAGE_NAMES
 TOP_MISSED = 10

@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
-from .jsonutil import decode, dumps
+from ..common.jsonutil import decode, dumps
 
 MAGIC = b"PAR1"
 INVALID_PARQUET = "invalid-parquet"

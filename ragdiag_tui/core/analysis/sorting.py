@@ -13,8 +13,8 @@ import weakref
 from array import array
 from collections.abc import Callable, Sequence
 
-from .review import Review
-from .store import RunStore
+from ..review.state import Review
+from ..runs.store import RunStore
 
 ASCENDING, DESCENDING, FILE_ORDER = 1, -1, 0
 

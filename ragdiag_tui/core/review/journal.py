@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
-from .jsonutil import decode_standard, line_bytes
+from ..common.jsonutil import decode_standard, line_bytes
 
 JOURNAL_SUFFIX = ".review.jsonl"
 FORMAT_VERSION = 1

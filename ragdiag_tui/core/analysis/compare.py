@@ -25,12 +25,12 @@ from typing import Any
 
 import msgspec
 
-from .journal import journal_path
-from .mapping import FieldMap
-from .review import open_review
-from .stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGE_NAMES
-from .store import RunStore, label_value
-from .text import visible
+from ..common.text import visible
+from ..review.journal import journal_path
+from ..review.state import open_review
+from ..runs.mapping import FieldMap
+from ..runs.stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGE_NAMES
+from ..runs.store import RunStore, label_value
 
 BY_ID, BY_QUESTION = "id", "question"
 TOP_DOCUMENTS = 10

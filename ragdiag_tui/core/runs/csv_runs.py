@@ -48,7 +48,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .jsonutil import decode_standard, dumps
+from ..common.jsonutil import decode_standard, dumps
 from .mapping import FieldMap, literal_id_list
 from .rule import InvalidRun
 

@@ -34,6 +34,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..runs.loading import Progress
+from ..runs.mapping import FieldMap
+from ..runs.rule import diagnose_fields
+from ..runs.store import (
+    L_FALSE,
+    L_TRUE,
+    S_INVALID,
+    S_RETRIEVAL,
+    STAGES,
+    RunStore,
+    label_value,
+    stage_code,
+)
 from .journal import (
     ADJUDICATION,
     DISMISS,
@@ -48,19 +61,6 @@ from .journal import (
     digest,
     open_log,
     utc_now,
-)
-from .loading import Progress
-from .mapping import FieldMap
-from .rule import diagnose_fields
-from .store import (
-    L_FALSE,
-    L_TRUE,
-    S_INVALID,
-    S_RETRIEVAL,
-    STAGES,
-    RunStore,
-    label_value,
-    stage_code,
 )
 
 LABEL_SOURCES = ("file", "reviewer", "adjudication", "conflict")

@@ -14,14 +14,15 @@ from typing import Any, BinaryIO
 
 import msgspec
 
-from .atomic import STDOUT, open_output
-from .journal import journal_path
-from .jsonutil import dumps, escape_line_breaks_utf8, escape_terminal_controls_utf8
-from .loading import LoadError, read_runs
-from .mapping import FieldMap
-from .metrics import defined, id_metrics
-from .rule import as_diagnosis
-from .stages import (
+from ..analysis.stats import Stats
+from ..common.atomic import STDOUT, open_output
+from ..common.jsonutil import dumps, escape_line_breaks_utf8, escape_terminal_controls_utf8
+from ..review.journal import journal_path
+from ..runs.loading import LoadError, read_runs
+from ..runs.mapping import FieldMap
+from ..runs.metrics import defined, id_metrics
+from ..runs.rule import as_diagnosis
+from ..runs.stages import (
     RULE_STAGE_NAMES,
     S_GENERATION,
     S_INVALID,
@@ -31,7 +32,6 @@ from .stages import (
     S_UNRESOLVED,
     STAGE_NAMES,
 )
-from .stats import Stats
 
 _encoder = msgspec.json.Encoder()
 FLUSH_AT = 1 << 20  # bytes buffered between writes
@@ -193,7 +193,7 @@ def diagnose_file(
     `output` None or `-` is standard output; otherwise see `atomic.open_output`:
     never the run file nor any review journal, a device or FIFO as a stream.
     """
-    from .text import visible
+    from ..common.text import visible
 
     with open_output(output or STDOUT, protect=(path, journal_path(path))) as out:
         stats = write_diagnoses(path, out, field_map, metrics, for_terminal=out.isatty())

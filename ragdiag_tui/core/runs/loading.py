@@ -32,9 +32,9 @@ from typing import Any, Protocol
 
 import msgspec
 
+from ..common.jsonutil import DECODER, decode_exact, dumps
 from . import csv_runs, parquet_runs
 from .detect import FileError, detect, value_end
-from .jsonutil import DECODER, decode_exact, dumps
 from .mapping import FieldMap
 from .models import RunFields, validate_run
 from .rule import InvalidRun, as_diagnosis, outcome

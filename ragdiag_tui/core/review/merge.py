@@ -21,10 +21,10 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .atomic import same_file
+from ..common.atomic import same_file
+from ..runs.stages import S_INVALID
 from .journal import Entry, Journal, JournalError, Record, SpotCheck
-from .review import Review
-from .stages import S_INVALID
+from .state import Review
 
 
 @dataclass

@@ -73,14 +73,14 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
-from . import parquet_runs
-from .atomic import WriteRefused, check_output, open_output
-from .csv_runs import neutralise, plain_id
-from .journal import journal_path
-from .jsonutil import RawNumber, decode_exact, dumps, line_bytes
-from .mapping import SourcePath
-from .review import Review
-from .store import RunStore
+from ..common.atomic import WriteRefused, check_output, open_output
+from ..common.jsonutil import RawNumber, decode_exact, dumps, line_bytes
+from ..review.journal import journal_path
+from ..review.state import Review
+from ..runs import parquet_runs
+from ..runs.csv_runs import neutralise, plain_id
+from ..runs.mapping import SourcePath
+from ..runs.store import RunStore
 
 FORMATS = ("jsonl", "csv", "json", "parquet")
 REVIEW_FIELDS = (

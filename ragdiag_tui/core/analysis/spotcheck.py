@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.text import visible
+from ..review.journal import SpotCheck
+from ..review.state import Review
+from ..review.tags import DEFAULT_TAGS, Tag
 from .estimate import Interval, interval_json, wilson
-from .journal import SpotCheck
-from .review import Review
 from .sampling import NOUNS
-from .tags import DEFAULT_TAGS, Tag
-from .text import visible
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,55 @@
+"""The analysis: views and filters, sorting, statistics, spot-check samples and their
+estimates, agreement between reviewers, blind-review counts, comparing two run files,
+baselines, and the plain-language reasons. Uses `review`, `runs` and `common`.
+
+The names below are this package's public face; each is imported from its module on
+first use, so importing one module of the package does not load the rest.
+"""
+
+from ..common.lazy import public_api
+
+__getattr__, __all__ = public_api(
+    __name__,
+    {
+        "agreement": ["Agreement", "agreement", "figure", "format_agreement", "percent", "review_agreement"],
+        "baseline": [
+            "BASELINE_VIEWS",
+            "BASELINE_VIEW_BY_NAME",
+            "Baseline",
+            "NOT_COMPARABLE",
+            "NO_RUN",
+            "Offer",
+            "open_baseline",
+        ],
+        "blind": ["shown_counts"],
+        "compare": ["compare_files", "compare_stores", "format_comparison"],
+        "estimate": ["Interval", "auto_size", "effective_size", "interval_json", "wilson"],
+        "explain": ["ABSENT", "MAX_NAMED", "describe_label", "id_list", "invalid_reason", "reason"],
+        "filtering": [
+            "LABEL_STAGE_CODES",
+            "VIEWS",
+            "VIEW_BY_NAME",
+            "field_values",
+            "filter_rows",
+            "narrows",
+            "parse_query",
+            "row_matches",
+            "view_rows",
+        ],
+        "sampling": [
+            "NOUNS",
+            "SAMPLE_VIEWS",
+            "Sample",
+            "SampleError",
+            "default_name",
+            "draw",
+            "draw_ids",
+            "draw_sample",
+            "population",
+            "population_ids",
+        ],
+        "sorting": ["ASCENDING", "DESCENDING", "FILE_ORDER", "SORT_COLUMNS", "sort_rows"],
+        "spotcheck": ["SpotCheckReport", "format_spot_checks", "spot_check_report", "spot_check_reports"],
+        "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats"],
+    },
+)

@@ -1,0 +1,35 @@
+"""The review: every reviewer's labels, tags and notes over a RunStore (`Review`), the
+journal file, the PostgreSQL store and its spool, merging journals, and reason tags.
+Uses `runs` and `common`.
+
+The names below are this package's public face; each is imported from its module on
+first use, so importing one module of the package does not load the rest.
+"""
+
+from ..common.lazy import public_api
+
+__getattr__, __all__ = public_api(
+    __name__,
+    {
+        "journal": [
+            "ADJUDICATION",
+            "Entry",
+            "JOURNAL_ENV",
+            "Journal",
+            "JournalError",
+            "Record",
+            "ReviewLog",
+            "SpotCheck",
+            "digest",
+            "journal_path",
+            "open_log",
+            "parse_record",
+            "utc_now",
+        ],
+        "merge": ["merge_journals"],
+        "pgjournal": ["PgJournal", "SCHEMA_VERSION", "fingerprint"],
+        "spool": ["spool_path"],
+        "state": ["Review", "ReviewOptions", "open_review"],
+        "tags": ["DEFAULT_TAGS", "MAX_TAGS", "Tag", "TagsError", "load_tags", "tag_by_number"],
+    },
+)
