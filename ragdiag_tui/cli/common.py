@@ -1,0 +1,74 @@
+"""What the commands' handlers share: exit statuses, messages on stderr, JSON for stdout,
+and the options that name files read before a command starts (tags, documents, journal)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+
+def err(message: str) -> None:
+    """`message` on stderr after the program's name, its control characters made visible."""
+    from ..core.common.text import visible
+
+    print(f"ragdiag-tui: {visible(message)}", file=sys.stderr)
+
+
+def dumps(obj: Any, **options: Any) -> str:
+    """JSON for stdout: readable text, or ASCII escapes where a lone surrogate cannot be printed."""
+    text = json.dumps(obj, ensure_ascii=False, **options)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a legal \ud800 escape in a run: print() would raise
+        return json.dumps(obj, **options)
+    if sys.stdout.isatty() and not text.isprintable():
+        # JSON leaves C1 controls and bidi overrides as they are; a terminal obeys them.
+        return json.dumps(obj, **options)
+    return text
+
+
+def docs_source(args: argparse.Namespace) -> Any:
+    """`--docs` and `--docs-map` as a core.runs.corpus.DocsSource (None without --docs).
+    Raises core.runs.corpus.DocsError when the file cannot be read."""
+    from ..core.runs.corpus import DocsError, DocsSource, check_docs_file, parse_docs_map
+
+    path = getattr(args, "docs", None)
+    if path is None:
+        if getattr(args, "docs_map", None):
+            raise DocsError("--docs-map needs --docs FILE")
+        return None
+    check_docs_file(path)
+    return DocsSource(path, tuple(parse_docs_map(args.docs_map).items()))
+
+
+def load_tag_set(args: argparse.Namespace) -> tuple[Any, ...]:
+    """The reason tags `--tags` names, or the default set. Raises core.tags.TagsError."""
+    from ..core.review.tags import DEFAULT_TAGS, load_tags
+
+    path = getattr(args, "tags", None)
+    return DEFAULT_TAGS if path is None else load_tags(path)
+
+
+def journal_refused(args: argparse.Namespace) -> bool:
+    """Whether the shared store refuses us (a malformed URL, a wrong password), said before the app starts.
+
+    A server that cannot be reached is no reason to stop: the app works on, spooling.
+    """
+    from ..core.review.journal import JournalError, open_log
+
+    log = open_log(args.file, args.journal, offline_ok=True)
+    check = getattr(log, "check", None)  # only a database has a login to try
+    if check is None:
+        return False
+    try:
+        away = check()
+    except JournalError as exc:
+        err(str(exc))
+        return True
+    if away:
+        err(f"{log.name}: the server cannot be reached ({away}); working offline, spooling labels")
+    return False

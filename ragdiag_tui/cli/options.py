@@ -1,0 +1,122 @@
+"""The option groups several commands share, each defined once: the run file with its
+field mapping (--map, --preset), the review journal, the reason tags, the documents' text."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+
+from ..core.runs.mapping import MAPPABLE, PRESETS, MapSpecError, parse_spec
+
+AddCommand = Callable[[str, str, str], argparse.ArgumentParser]
+"""Adds a subcommand given its name, one-line help (also its description) and epilog."""
+
+
+def _map_spec(spec: str) -> str:
+    try:
+        parse_spec(spec)
+    except MapSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return spec
+
+
+def add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",)) -> None:
+    """The run file argument(s) and the field mapping options (--map, --preset) that read them."""
+    for name in names:
+        parser.add_argument(
+            name, metavar=name.upper(), help="a run file: JSON Lines, JSON, CSV, Parquet, or a case file"
+        )
+    fields = parser.add_argument_group(
+        "field mapping",
+        "For files whose runs name their fields differently. SOURCE is a key, a dotted\n"
+        "path into nested objects (retrieval.doc_ids), or a path through a list of\n"
+        "objects (retrieved[].doc_id); in a CSV file it names a column.",
+    )
+    fields.add_argument(
+        "--map",
+        action="append",
+        default=[],
+        type=_map_spec,
+        metavar="FIELD=SOURCE",
+        help=f"read FIELD from SOURCE (repeatable); FIELD is one of {', '.join(MAPPABLE)}",
+    )
+    presets = "; ".join(
+        f"{name}: " + ", ".join(f"{field}={source}" for field, source in sources.items())
+        for name, sources in sorted(PRESETS.items())
+    )
+    fields.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        metavar="NAME",
+        help=f"the field names of a known tool, before any --map ({presets}). Under ragas, ID "
+        "lists may also be Python list literals (['a', 'b'], as RAGAS's CSV holds them) and integer "
+        "IDs are read as their decimal strings",
+    )
+
+
+def add_journal(parser: argparse.ArgumentParser, reading: bool) -> None:
+    """The review journal's options: `reading` for the commands that only read it."""
+    group = parser.add_argument_group("review journal")
+    group.add_argument(
+        "--journal",
+        metavar="SPEC",
+        help="where the review is kept: a journal file, or a postgresql:// URL "
+        "(default: $RAGDIAG_JOURNAL, else FILE.review.jsonl)",
+    )
+    if reading:
+        group.add_argument(
+            "--no-journal", action="store_true", help="ignore the review journal: the file's own labels"
+        )
+        group.add_argument(
+            "--apply-stale",
+            action="store_true",
+            help="also apply journal entries made before their run changed in the file (left out by default)",
+        )
+    else:
+        group.add_argument(
+            "--blind",
+            action="store_true",
+            help="hide the file's label and other reviewers' labels until you have labelled the run",
+        )
+        group.add_argument(
+            "--adjudicate",
+            action="store_true",
+            help="your label on a run whose reviewers disagree is the final (adjudicated) label",
+        )
+
+
+def add_tags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tags",
+        metavar="FILE",
+        help="the reason tags in force: a TOML file of [[tag]] entries (key, name, description); "
+        "default: the lucky-answer set",
+    )
+
+
+def _docs_map_spec(spec: str) -> str:
+    from ..core.runs.corpus import parse_docs_map
+
+    try:
+        parse_docs_map([spec])
+    except MapSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return spec
+
+
+def add_docs(parser: argparse.ArgumentParser) -> None:
+    docs = parser.add_argument_group(
+        "documents' text",
+        "The text of the documents the IDs name, read from FILE when shown: JSON Lines, CSV\n"
+        "or JSON, each document with an id and a text field. Runs that carry their texts\n"
+        "(RAGAS's retrieved_contexts and reference_contexts) need no --docs.",
+    )
+    docs.add_argument("--docs", metavar="FILE", help="the documents' text")
+    docs.add_argument(
+        "--docs-map",
+        action="append",
+        default=[],
+        type=_docs_map_spec,
+        metavar="FIELD=SOURCE",
+        help="the document's id or text under another name: id=doc_id, text=body.content (repeatable)",
+    )

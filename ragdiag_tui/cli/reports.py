@@ -1,0 +1,142 @@
+"""`stats` and `export`: the run file with its review journal applied, read only."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set
+from .options import AddCommand, add_file, add_journal, add_tags
+
+
+def add_stats(command: AddCommand) -> None:
+    stats = command(
+        "stats",
+        "Runs per stage, lucky answers, unresolved, label errors, invalid lines, most-missed documents.",
+        "The review journal is applied (labels in force), and stderr says how many\n"
+        "labels it applied; --no-journal counts the file's own labels.\n\n"
+        "example:\n  ragdiag-tui stats runs.jsonl\n  ragdiag-tui stats runs.jsonl --json | jq .lucky_answers",
+    )
+    add_file(stats)
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_journal(stats, reading=True)
+    add_tags(stats)
+
+
+def add_export(command: AddCommand) -> None:
+    export = command(
+        "export",
+        "Export the runs with the review journal applied.",
+        "Each run keeps all its fields and gains: correct (the label in force),\n"
+        "original_correct, label_source, reviewer, reviewed_at, note, and the diagnosis.\n\n"
+        "examples:\n  ragdiag-tui export runs.jsonl -o reviewed.jsonl\n"
+        "  ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only",
+    )
+    add_file(export)
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        required=True,
+        help="the file to write (- is stdout; never the run file or a review journal)",
+    )
+    export.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "json", "parquet"),
+        help="default: from OUT's extension, else jsonl",
+    )
+    export.add_argument("--reviewed-only", action="store_true", help="only runs a reviewer labelled")
+    add_journal(export, reading=True)
+
+
+def _reviewed(args: argparse.Namespace) -> Any:
+    """The run file with its review applied, for the commands that only read it
+    (stats, export); reports on stderr what the journal contributed. Raises
+    JournalError when the journal cannot be read (going on would lose its labels)."""
+    from ..core.review.state import open_review
+
+    use = not args.no_journal
+    review = open_review(
+        args.file,
+        args.field_map,
+        args.journal,
+        use_journal=use,
+        writable=False,
+        apply_stale=args.apply_stale,
+    )
+    if review.journal is None:
+        err("review journal ignored (--no-journal): the file's own labels")
+        return review
+    for warning in review.warnings:
+        err(warning)
+    name = review.journal.name
+    labels = "label" if review.reviewed == 1 else "labels"
+    if review.records_read:
+        err(f"applied {review.reviewed} {labels} from {name}")
+    else:
+        err(f"no review entries in {name}: the file's own labels")
+    if review.orphans:
+        err(f"{len(review.orphans)} journal entries name runs no longer in the file")
+    if review.stale:
+        err(
+            f"{len(review.stale)} journal entries left out: their runs changed in the file since "
+            "(--apply-stale includes them)"
+        )
+    if review.stale_applied:
+        err(f"{review.stale_applied} journal entries applied although their runs changed since")
+    if review.conflicts:
+        err(f"{len(review.conflicts)} runs in conflict (reviewers disagree): the file's label is in force")
+    return review
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from ..core.analysis.agreement import format_agreement, review_agreement
+    from ..core.analysis.spotcheck import format_spot_checks, spot_check_reports
+    from ..core.analysis.stats import format_table, review_stats
+    from ..core.review.journal import JournalError
+    from ..core.review.tags import TagsError
+
+    try:
+        tags = load_tag_set(args)
+    except TagsError as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+    try:
+        review = _reviewed(args)
+    except JournalError as exc:  # counting without the labels would silently misreport
+        err(str(exc))
+        return EXIT_UNREADABLE
+    stats = review_stats(review)
+    reports = spot_check_reports(review, tags)
+    agreement = review_agreement(review)
+    if args.json:
+        spot_checks = [report.to_json() for report in reports]
+        print(dumps({**stats.to_json(), "spot_checks": spot_checks, "agreement": agreement.to_json()}))
+    else:
+        print(format_table(stats, args.file))
+        if reports:
+            print("\n" + format_spot_checks(reports, tags))
+        print("\n  agreement between reviewers\n" + "\n".join(format_agreement(agreement)))
+    return EXIT_INVALID if stats.invalid else EXIT_OK
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from ..core.output.export import ExportError, export_runs, format_for_path
+    from ..core.review.journal import JournalError
+
+    try:
+        review = _reviewed(args)
+    except JournalError as exc:  # exporting without the labels would silently lose them
+        err(str(exc))
+        return EXIT_UNREADABLE
+    store = review.store
+    fmt = args.format or format_for_path(args.output)
+    rows = review.reviewed_rows() if args.reviewed_only else None
+    try:
+        count = export_runs(store, review, args.output, fmt, rows)
+    except ExportError as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+    where = "standard output" if args.output == "-" else args.output
+    err(f"exported {count} run{'' if count == 1 else 's'} to {where} ({fmt})")
+    return EXIT_INVALID if store.errors else EXIT_OK

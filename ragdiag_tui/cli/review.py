@@ -1,0 +1,140 @@
+"""`review` and `serve`: the review app, in this terminal or in a web browser.
+
+Nothing from Textual is imported until a handler runs: the app is built by
+ui.app.create_app, the one factory the tests call too."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from .common import EXIT_OK, EXIT_UNREADABLE, docs_source, err, journal_refused, load_tag_set
+from .options import AddCommand, add_docs, add_file, add_journal, add_tags
+
+
+def add_review(command: AddCommand) -> None:
+    review = command(
+        "review",
+        "Open the review app on a run file.",
+        "example:\n  ragdiag-tui review runs.jsonl --reviewer alice\n\n"
+        "Labels and notes are journaled to FILE.review.jsonl as you go; the run file\n"
+        "itself is never written. Reopening the file restores the review.",
+    )
+    add_file(review)
+    review.add_argument("--reviewer", metavar="NAME", help="your name in the journal (default: login name)")
+    review.add_argument(
+        "--export-dir", metavar="DIR", help="allow exports only into this folder (serve sets it)"
+    )
+    add_journal(review, reading=False)
+    add_tags(review)
+    add_docs(review)
+    review.add_argument(
+        "--spot-check",
+        metavar="NAME",
+        help="show only the runs of this spot-check (see `sample`), in sample order, with its progress",
+    )
+    review.add_argument(
+        "--baseline",
+        metavar="OLD",
+        help="an earlier run file of the same questions: the table gains a `was` column, the views "
+        "~ changed, + fixed and - regressed, the detail shows both runs' IDs, and OLD's reviewer "
+        "labels are offered (O) for runs unchanged since",
+    )
+
+
+def add_serve(command: AddCommand) -> None:
+    serve = command(
+        "serve",
+        "Serve the review app to a web browser (needs the `serve` extra).",
+        "example:\n  ragdiag-tui serve runs.jsonl --port 8000\n\n"
+        "Binds to 127.0.0.1 unless --host says otherwise. Every request needs the random\n"
+        "token printed in the URL at start (as Jupyter does); exports go only under the\n"
+        "run file's folder unless --export-dir names another.",
+    )
+    add_file(serve)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--reviewer", metavar="NAME")
+    serve.add_argument(
+        "--no-token", action="store_true", help="serve without a token: any local program can label runs"
+    )
+    serve.add_argument(
+        "--export-dir", metavar="DIR", help="where served apps may export (default: FILE's folder)"
+    )
+    add_journal(serve, reading=False)
+    add_tags(serve)
+    add_docs(serve)
+
+
+def _app_options(args: argparse.Namespace) -> tuple[Any, Any] | None:
+    """The app's reason tags and documents' text, once the journal's store has let us in;
+    None, said on stderr, when any of them is refused."""
+    from ..core.review.tags import TagsError
+    from ..core.runs.corpus import DocsError
+
+    try:
+        tags = load_tag_set(args)
+        docs = docs_source(args)
+    except (TagsError, DocsError) as exc:
+        err(str(exc))
+        return None
+    if journal_refused(args):
+        return None
+    return tags, docs
+
+
+def run_review(args: argparse.Namespace) -> int:
+    from ..core.runs.loading import check_readable
+    from ..ui.app import create_app
+
+    # Refuse an unreadable file before the screen switches to the app.
+    check_readable(args.file)
+    read = _app_options(args)
+    if read is None:
+        return EXIT_UNREADABLE
+    tags, docs = read
+    if args.baseline is not None:
+        check_readable(args.baseline)
+    app = create_app(
+        args.file,
+        reviewer=args.reviewer,
+        field_map=args.field_map,
+        journal=args.journal,
+        blind=args.blind,
+        adjudicate=args.adjudicate,
+        export_dir=args.export_dir,
+        tags=tags,
+        docs=docs,
+        spot_check=getattr(args, "spot_check", None),
+        baseline=args.baseline,
+    )
+    app.run()
+    return app.return_code or EXIT_OK
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from ..serve import serve
+
+    read = _app_options(args)  # refused here, not in every browser page later
+    if read is None:
+        return EXIT_UNREADABLE
+    _, docs = read
+    options = ["--tags", os.path.abspath(args.tags)] if args.tags else []
+    if docs is not None:
+        options += ["--docs", os.path.abspath(docs.path)]
+        options += [f"--docs-map={field}={source}" for field, source in docs.docs_map]
+    return serve(
+        args.file,
+        host=args.host,
+        port=args.port,
+        reviewer=args.reviewer,
+        field_map=args.field_map,
+        token=None if args.no_token else "",
+        export_dir=args.export_dir,
+        options=[
+            *options,
+            *(["--blind"] if args.blind else []),
+            *(["--adjudicate"] if args.adjudicate else []),
+        ],
+    )

@@ -1,0 +1,160 @@
+"""`sample`: draw a spot-check, a seeded sample of a view, recorded in the review journal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
+from .options import AddCommand, add_file, add_journal
+
+_EPILOG = (
+    "The population is the view's runs in file order (narrowed by --filter); the stage\n"
+    "views and lucky count by the FILE's labels, so a population does not shrink as\n"
+    "reviewers overturn labels. The draw is exactly\n"
+    "    random.Random(SEED).sample(population_ids_in_file_order, N)\n"
+    "(N capped at the population): the same file, view, filter, N and seed give the\n"
+    "same ids on any machine. The spot-check (name, view, filter, seed, population,\n"
+    "ids, who, when) is journaled; the ids are printed one per line.\n\n"
+    "-n auto chooses the size that bounds a proportion's 95% interval to +-MARGIN in\n"
+    "the worst case: n0 = 1.96^2 * 0.25 / MARGIN^2, n = ceil(n0 / (1 + (n0 - 1) / N)).\n\n"
+    "exit status: 0 drawn, 1 drawn but some lines of FILE are invalid, 2 nothing drawn\n"
+    "(unreadable file or journal, empty population, a name already used).\n\n"
+    "examples:\n  ragdiag-tui sample runs.jsonl --view lucky -n 50 --seed 20261130\n"
+    "  ragdiag-tui sample runs.jsonl --view lucky -n auto --margin 0.1 --seed 7 --json\n"
+    "  ragdiag-tui review runs.jsonl --spot-check lucky-50"
+)
+
+
+def _sample_size(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        size = int(text)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': give a whole number of runs (1 or more), or auto")
+    return size
+
+
+def _margin(text: str) -> float:
+    try:
+        margin = float(text)
+    except ValueError:
+        margin = 0.0
+    if not 0 < margin < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': give a proportion between 0 and 1, as in 0.05")
+    return margin
+
+
+def add_sample(command: AddCommand) -> None:
+    from ..core.analysis.sampling import SAMPLE_VIEWS
+
+    sample = command(
+        "sample",
+        "Draw a spot-check: a seeded random sample of the runs of a view, recorded in the review journal.",
+        _EPILOG,
+    )
+    add_file(sample)
+    sample.add_argument(
+        "--view",
+        required=True,
+        choices=SAMPLE_VIEWS,
+        metavar="VIEW",
+        help=f"the population: one of {', '.join(SAMPLE_VIEWS)}",
+    )
+    sample.add_argument(
+        "--filter",
+        default="",
+        metavar="TEXT",
+        help="the app's filter: runs whose id, question or a document ID contains TEXT (any case); "
+        "FIELD:VALUE (model:gpt-4o) and is:VIEW terms as in the app",
+    )
+    sample.add_argument(
+        "-n",
+        required=True,
+        type=_sample_size,
+        metavar="N|auto",
+        help="how many runs to draw (more than the population: all of it), or auto",
+    )
+    sample.add_argument(
+        "--margin",
+        type=_margin,
+        metavar="M",
+        help="with -n auto: the interval's half-width to plan for (default 0.05)",
+    )
+    sample.add_argument("--seed", required=True, type=int, metavar="S", help="the random seed (an integer)")
+    _add_record_options(sample)
+    add_journal(sample, reading=False)
+
+
+def _add_record_options(sample: argparse.ArgumentParser) -> None:
+    """How the drawn spot-check is named, recorded and printed."""
+    sample.add_argument(
+        "--name", metavar="NAME", help="the spot-check's name (default: VIEW-SIZE, as lucky-50)"
+    )
+    sample.add_argument(
+        "--replace", action="store_true", help="replace a spot-check of the same name drawn differently"
+    )
+    sample.add_argument(
+        "--json", action="store_true", help='print one object: {"name", "view", "seed", "population", "ids"}'
+    )
+    sample.add_argument(
+        "--reviewer", metavar="NAME", help="who draws it, in the journal (default: login name)"
+    )
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    from ..core.analysis.sampling import default_name, draw_sample
+    from ..core.common.text import visible
+    from ..core.review.journal import JournalError, SpotCheck, utc_now
+    from ..core.review.state import open_review
+
+    if args.margin is not None and args.n != "auto":
+        err("--margin goes with -n auto")
+        return EXIT_UNREADABLE
+    review = open_review(args.file, args.field_map, args.journal, args.reviewer)
+    store = review.store
+    sample = draw_sample(store, review, args.view, args.n, args.seed, args.filter, args.margin or 0.05)
+    drawn = sample.ids
+    where = f"the {args.view} view" + (f" matching '{args.filter}'" if args.filter else "")
+    if not drawn:
+        err(f"{args.file}: no runs in {where}: nothing to sample")
+        return EXIT_UNREADABLE
+    name = args.name or default_name(args.view, len(drawn))
+    earlier = review.spot_checks.get(name)
+    same = earlier is not None and sample.recorded_as(earlier)
+    if earlier is not None and not same and not args.replace:
+        err(
+            f"a spot-check named '{name}' already exists ({earlier.view}, seed {earlier.seed}, "
+            f"{len(earlier.ids)} runs, drawn by {earlier.reviewer}); choose another --name, or --replace"
+        )
+        return EXIT_UNREADABLE
+    if not same:  # drawing the same sample again records nothing new
+        record = SpotCheck(
+            name,
+            args.view,
+            args.filter,
+            args.seed,
+            sample.population,
+            len(drawn),
+            drawn,
+            review.reviewer,
+            utc_now(),
+        )
+        try:
+            review.add_spot_check(record)
+        except JournalError as exc:
+            err(f"{exc}; the spot-check was not recorded")
+            return EXIT_UNREADABLE
+    if args.json:
+        print(dumps({"name": name, "view": args.view, "seed": args.seed, "population": sample.population,
+                     "ids": list(drawn)}))  # fmt: skip
+    else:
+        for run_id in drawn:
+            print(visible(run_id) if sys.stdout.isatty() else run_id)
+    journal = review.journal.name if review.journal is not None else "no journal"
+    done = "already recorded" if same else f"recorded in {journal}"
+    err(f"{name}: {len(drawn)} of {sample.population} runs in {where}, seed {args.seed}; {done}")
+    return EXIT_INVALID if store.errors else EXIT_OK
