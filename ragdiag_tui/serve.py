@@ -93,6 +93,55 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _url(host: str, port: int) -> str:
+    """The server's address as a browser writes it (an IPv6 host in brackets)."""
+    shown_host = host or "0.0.0.0"
+    return f"http://[{shown_host}]:{port}" if ":" in shown_host else f"http://{shown_host}:{port}"
+
+
+def _warn_exposure(host: str, token: str | None) -> None:
+    """Warn on stderr when more than this machine's owner could reach the runs."""
+    if not host:
+        print(
+            "ragdiag-tui: warning: an empty --host listens on every address of this machine; "
+            "anyone who can reach it (and has the token) can read the runs and label them",
+            file=sys.stderr,
+        )
+    elif not _is_loopback(host):
+        print(
+            f"ragdiag-tui: warning: {visible(host)} is not a loopback address; anyone who can "
+            "reach it (and has the token) can read the runs and label them",
+            file=sys.stderr,
+        )
+    if token is None:
+        print(
+            "ragdiag-tui: warning: --no-token: any program on this machine can open the page and label runs",
+            file=sys.stderr,
+        )
+
+
+def _guarded_server_class(token: str | None) -> type | None:
+    """textual-serve's Server with the token guard on every request (none when `token` is None);
+    None, said on stderr, when the `serve` extra is not installed."""
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print(
+            "ragdiag-tui: serving needs textual-serve: pip install 'ragdiag-tui[serve]'",
+            file=sys.stderr,
+        )
+        return None
+
+    class GuardedServer(Server):
+        async def _make_app(self):  # type: ignore[no-untyped-def]
+            app = await super()._make_app()
+            if token is not None:
+                app.middlewares.append(token_guard(token))
+            return app
+
+    return GuardedServer
+
+
 def serve(
     path: str | os.PathLike[str],
     *,
@@ -119,44 +168,14 @@ def serve(
         token = secrets.token_urlsafe(24)
     if export_dir is None:
         export_dir = os.path.dirname(os.path.abspath(path))
-    try:
-        from textual_serve.server import Server
-    except ImportError:
-        print(
-            "ragdiag-tui: serving needs textual-serve: pip install 'ragdiag-tui[serve]'",
-            file=sys.stderr,
-        )
+    server_class = _guarded_server_class(token)
+    if server_class is None:
         return EXIT_UNREADABLE
-
-    class GuardedServer(Server):
-        async def _make_app(self):  # type: ignore[no-untyped-def]
-            app = await super()._make_app()
-            if token is not None:
-                app.middlewares.append(token_guard(token))
-            return app
-
     name = visible(os.path.basename(os.fspath(path)))
-    shown_host = host or "0.0.0.0"
-    url = f"http://[{shown_host}]:{port}" if ":" in shown_host else f"http://{shown_host}:{port}"
+    url = _url(host, port)
     command = review_command(path, reviewer, field_map, export_dir, options)
-    server = GuardedServer(command, host=host, port=port, title=f"ragdiag {name}", public_url=url)
-    if not host:
-        print(
-            "ragdiag-tui: warning: an empty --host listens on every address of this machine; "
-            "anyone who can reach it (and has the token) can read the runs and label them",
-            file=sys.stderr,
-        )
-    elif not _is_loopback(host):
-        print(
-            f"ragdiag-tui: warning: {visible(host)} is not a loopback address; anyone who can "
-            "reach it (and has the token) can read the runs and label them",
-            file=sys.stderr,
-        )
-    if token is None:
-        print(
-            "ragdiag-tui: warning: --no-token: any program on this machine can open the page and label runs",
-            file=sys.stderr,
-        )
+    server = server_class(command, host=host, port=port, title=f"ragdiag {name}", public_url=url)
+    _warn_exposure(host, token)
     try:
         # textual-serve announces itself before it binds: fail plainly first if it could not.
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
