@@ -28,7 +28,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -36,9 +36,11 @@ from ..common.jsonutil import DECODER, decode_exact, dumps
 from . import csv_runs, parquet_runs
 from .detect import FileError, detect, value_end
 from .mapping import FieldMap
-from .models import RunFields, validate_run
 from .rule import InvalidRun, as_diagnosis, outcome
 from .stages import STAGE_CODE
+
+if TYPE_CHECKING:
+    from .models import RunFields
 
 Progress = Callable[[int, int], None]
 """Called as `progress(bytes_read, total_bytes)` while a file loads."""
@@ -141,6 +143,17 @@ def _fast_convert(obj: Any) -> _Fields:
     return msgspec.convert(obj, _Fields, strict=True)
 
 
+def validate_run(obj: Any) -> RunFields:
+    """`models.validate_run`: pydantic decides and words what the fast path doubted.
+
+    Imported on first use, so a file whose every run the fast path accepts (and the
+    app's first screen) never loads pydantic.
+    """
+    from .models import validate_run as validate
+
+    return validate(obj)
+
+
 def validate_mapped(obj: Any, field_map: FieldMap) -> RunFields:
     """`models.validate_run` on `obj` as mapped; an error names the source field."""
     try:
@@ -225,8 +238,7 @@ class RecordBuilder:
         size = len(seen)
         first = seen.setdefault(run_id, line)
         if len(seen) == size:  # already seen: a repeated id, even on the same line
-            repeated = InvalidRun("id", f'duplicate id "{run_id}", first seen on line {first}')
-            return self._invalid(line, repeated, run_id, in_run=not isinstance(case_id, str))
+            return self._duplicate(line, run_id, first, in_run=not isinstance(case_id, str))
         required, context, label = fields.required, fields.context, fields.correct
         try:
             stage, missing = outcome(required, context, label)
@@ -259,6 +271,72 @@ class RecordBuilder:
         expected = case.get("expected", NO_EXPECTED) if case is not None else NO_EXPECTED
         return self.build(line, fields, raw, case_id, expected)
 
+    def from_lines(self, lines: list[bytes], line: int) -> Iterator[Record]:
+        """`read_line` over a chunk of JSON Lines lines, the first numbered `line + 1`.
+
+        The hot loop of a big file: with the rule's own field names and a sink, each
+        run the fast decoder accepts goes from its bytes to the sink in this one frame
+        (the checks of `build`, in the same order); any doubt takes the careful path.
+        """
+        sink = self.sink
+        if sink is not None and self.field_map is None:
+            yield from self._fast_lines(lines, line, sink)
+            return
+        read_line = self.read_line
+        for raw in lines:
+            line += 1
+            record = read_line(line, raw)
+            if record is not None:
+                yield record
+
+    def _fast_lines(self, lines: list[bytes], line: int, sink: RunSink) -> Iterator[Record]:
+        decode, add_run, stage_code = _fast_decode, sink.add_run, STAGE_CODE
+        seen = self.first_seen
+        remember = seen.setdefault
+        for raw in lines:
+            line += 1
+            try:
+                fields = decode(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                record = self.careful_line(line, raw)
+                if record is not None:
+                    yield record
+                continue
+            self.position += 1
+            size = len(raw)
+            if size > MAX_DEPTH and _too_deep(raw):
+                yield LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
+                continue
+            if raw[-1:] == b"\r":
+                raw = raw[:-1]
+            run_id = fields.id
+            if run_id is None:
+                run_id = str(self.position)
+            known = len(seen)
+            first = remember(run_id, line)
+            if len(seen) == known:
+                yield self._duplicate(line, run_id, first)
+                continue
+            required, context, label = fields.required, fields.context, fields.correct
+            try:
+                stage, missing = outcome(required, context, label)
+            except InvalidRun as exc:
+                yield self._invalid(line, exc, run_id)
+                continue
+            question = fields.question
+            add_run(
+                line,
+                run_id,
+                stage_code[stage],
+                label,
+                required,
+                context,
+                question if question.__class__ is str else None,
+                missing,
+                raw,
+                NO_EXPECTED,
+            )
+
     def from_line(self, line: int, raw: bytes) -> Record | None:
         """A JSON Lines record: the fast path first, the careful path on any doubt."""
         try:
@@ -267,6 +345,10 @@ class RecordBuilder:
             return self.careful_line(line, raw)
         self.position += 1
         return self.build(line, fields, raw)
+
+    def _duplicate(self, line: int, run_id: str, first: int, in_run: bool = True) -> LoadError:
+        repeated = InvalidRun("id", f'duplicate id "{run_id}", first seen on line {first}')
+        return self._invalid(line, repeated, run_id, in_run=in_run)
 
     def _invalid(self, line: int, exc: InvalidRun, run_id: str | None, in_run: bool = True) -> LoadError:
         """An invalid run; with a field map, the error names the field as the file does."""
@@ -440,7 +522,6 @@ def _read_lines(
 
     Blank lines are recognised only after the fast decoder balks at them.
     """
-    read_line = builder.read_line
     done = len(head)
     pending = head
     line = 0
@@ -454,11 +535,8 @@ def _read_lines(
             lines.pop()  # the empty piece after the last newline
         else:
             lines = data.split(b"\n")
-        for raw in lines:
-            line += 1
-            record = read_line(line, raw)
-            if record is not None:
-                yield record
+        yield from builder.from_lines(lines, line)
+        line += len(lines)
         if not chunk:
             break
         done += len(chunk)

@@ -17,7 +17,7 @@ import os
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..common.jsonutil import decode
 from .loading import (
@@ -29,11 +29,14 @@ from .loading import (
     decode_fields,
     read_runs,
     validate_mapped,
+    validate_run,
 )
 from .mapping import FieldMap
 from .metrics import NAN, id_metrics
-from .models import RunFields, validate_run
 from .rule import stage_of
+
+if TYPE_CHECKING:
+    from .models import RunFields
 
 # The stage codes live in `stages`; these names stay importable from here too.
 from .stages import (  # noqa: F401

@@ -144,6 +144,8 @@ class ReviewScreen(Screen[None]):
         self.query_one(ProgressBar).update(total=max(event.total, 1), progress=event.done)
 
     def on_rows_arrived(self, event: RowsArrived) -> None:
+        if event.painted is not None:
+            self.call_after_refresh(event.painted.set)
         if self.review is not None:
             return
         if self._filter_is_plain():

@@ -9,6 +9,7 @@ the review journal is opened and replayed, still off the main thread.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 
@@ -20,7 +21,7 @@ from ...core.runs.loading import FileError
 from ...core.runs.store import ANNOUNCE_FIRST, RunStore
 
 PROGRESS_EVERY = 0.5  # seconds between progress reports
-FIRST_PAINT_PAUSE = 0.05  # seconds the loader yields once the first screenful is in
+FIRST_PAINT_WAIT = 0.5  # seconds at most the loader waits for the first screenful to be drawn
 
 
 class LoadProgressed(Message):
@@ -33,11 +34,13 @@ class LoadProgressed(Message):
 
 
 class RowsArrived(Message):
-    """The store now holds `count` rows, all safe to read."""
+    """The store now holds `count` rows, all safe to read. `painted`, on the first
+    screenful only, is to be set once the screen has drawn them: the loader waits."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, painted: threading.Event | None = None) -> None:
         super().__init__()
         self.count = count
+        self.painted = painted
 
 
 class RunsLoaded(Message):
@@ -78,11 +81,14 @@ def load_runs(
             post(LoadProgressed(done, total))
 
     def announce(rows: int) -> bool:
-        post(RowsArrived(rows))
         if rows == ANNOUNCE_FIRST:
-            # Hand the interpreter to the screen for a moment: it draws the first
-            # screenful now instead of waiting for the loading thread to pause.
-            time.sleep(FIRST_PAINT_PAUSE)
+            # Hand the interpreter to the screen until it has drawn the first screenful:
+            # loading on meanwhile would make the screen share it and draw later.
+            painted = threading.Event()
+            post(RowsArrived(rows, painted))
+            painted.wait(FIRST_PAINT_WAIT)
+        else:
+            post(RowsArrived(rows))
         return not cancelled()
 
     try:
