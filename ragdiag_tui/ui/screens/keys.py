@@ -96,6 +96,14 @@ SORT_BINDINGS: list[BindingType] = [
         "o", "sort_cycle", "Sort", show=False, tooltip="Sort by the column: ascending, descending, file order"
     ),
     Binding(
+        "less_than_sign",
+        "sort_previous_column",
+        "Sort previous column",
+        show=False,
+        key_display="<",
+        tooltip="Sort by the previous column to the left",
+    ),
+    Binding(
         "greater_than_sign",
         "sort_next_column",
         "Sort next column",
@@ -109,14 +117,6 @@ SORT_BINDINGS: list[BindingType] = [
         "Tags and metric columns",
         show=False,
         tooltip="Show or hide the table's tags, recall and precision columns (shown when there is room)",
-    ),
-    Binding(
-        "less_than_sign",
-        "sort_previous_column",
-        "Sort previous column",
-        show=False,
-        key_display="<",
-        tooltip="Sort by the previous column to the left",
     ),
 ]
 OTHER_BINDINGS: list[BindingType] = [
