@@ -18,11 +18,11 @@ import argparse
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
+
+from generated_page import ROOT, write_or_check  # scripts/generated_page.py
 
 from ragdiag_tui.cli import build_parser
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference" / "cli.md"
 WIDTH = "88"  # the width argparse wraps usage lines to, fixed so the page is the same everywhere
 HEADER = """\
@@ -128,17 +128,7 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    page = render()
-    if "--check" in argv:
-        current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
-        if current != page:
-            print(f"{PAGE.relative_to(ROOT)} is out of date: run python scripts/cli_reference.py")
-            return 1
-        return 0
-    PAGE.parent.mkdir(parents=True, exist_ok=True)
-    PAGE.write_text(page, encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    return write_or_check(PAGE, render, argv)
 
 
 if __name__ == "__main__":

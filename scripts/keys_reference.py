@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import sys
 from itertools import groupby
-from pathlib import Path
+
+from generated_page import ROOT, write_or_check  # scripts/generated_page.py
 
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.help import MARKS
 from ragdiag_tui.ui.screens.keys import key_help
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "guide" / "keys.md"
 HEADER = """\
 # Keys
@@ -57,17 +57,7 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
-    page = render()
-    if "--check" in argv:
-        current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
-        if current != page:
-            print(f"{PAGE.relative_to(ROOT)} is out of date: run python scripts/keys_reference.py")
-            return 1
-        return 0
-    PAGE.parent.mkdir(parents=True, exist_ok=True)
-    PAGE.write_text(page, encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    return write_or_check(PAGE, render, argv)
 
 
 if __name__ == "__main__":

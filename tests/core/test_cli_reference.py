@@ -5,26 +5,18 @@ every command and every option that `--help` shows."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from ragdiag_tui.cli import build_parser
 
+from ..scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "reference" / "cli.md"
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "scripts" / "cli_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def help_text(*argv: str) -> str:
@@ -52,7 +44,7 @@ def command_names() -> list[str]:
 
 
 def test_the_committed_page_is_what_the_script_writes_now() -> None:
-    page = load_script().render()
+    page = load_script("cli_reference").render()
     assert PAGE.read_text(encoding="utf-8") == page, "run: python scripts/cli_reference.py"
 
 

@@ -4,30 +4,22 @@ table must hold every binding of the review screen once, grouped by task."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 from textual.binding import Binding
 
 from ragdiag_tui.ui.screens.keys import KEY_SECTIONS, SCREEN_BINDINGS, TAG_BINDINGS
 from ragdiag_tui.ui.widgets.run_table import RunTable
 
+from ..scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "guide" / "keys.md"
 TASKS = ("Move", "Label", "Views", "Spot-checks", "Team", "Baseline", "Statistics and export", "Help")
 
 
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("keys_reference", ROOT / "scripts" / "keys_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_committed_keys_page_is_what_the_script_writes_now() -> None:
-    page = load_script().render()
+    page = load_script("keys_reference").render()
     assert PAGE.read_text(encoding="utf-8") == page, "run: python scripts/keys_reference.py"
 
 
