@@ -128,9 +128,8 @@ class RunIndex:
         pending = screen.review is None and not self.is_plain()
         title = view.title
         if screen.spot_check is not None:
-            title = f"Spot-check {visible(screen.spot_check)}" + (
-                "" if screen.view == "all" else f" · {title}"
-            )
+            within = "" if screen.view == "all" else f" · {title}"
+            title = f"Spot-check {visible(screen.spot_check)}{within}"
         screen.filter_bar.show_state(
             view.key,
             title,
