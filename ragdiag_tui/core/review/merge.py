@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from ..common.atomic import same_file
 from ..runs.stages import S_INVALID
-from .journal import Entry, Journal, JournalError, Record, SpotCheck
+from .journal import Journal
+from .records import Entry, JournalError, Record, SpotCheck
 from .state import Review
 
 

@@ -34,7 +34,7 @@ import uuid
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from .journal import JournalError, Record, parse_record
+from .records import JournalError, Record, parse_record
 from .spool import Spool, Spooled, spool_path
 
 SCHEMA_VERSION_TABLE = "ragdiag.schema_version"

@@ -11,7 +11,7 @@ from textual.content import Content
 
 from ...core.analysis.sampling import Sample
 from ...core.common.text import visible
-from ...core.review.journal import JournalError, SpotCheck, utc_now
+from ...core.review.records import JournalError, SpotCheck, utc_now
 from ...core.review.tags import tag_by_number
 
 if TYPE_CHECKING:
