@@ -15,7 +15,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from ragdiag_tui.core.review.pgjournal import SCHEMA_VERSION, PgJournal, fingerprint
+from ragdiag_tui.core.review.pgjournal import PgJournal, fingerprint
+from ragdiag_tui.core.review.pgschema import SCHEMA_VERSION
 from ragdiag_tui.core.review.records import Entry, JournalError, Record
 from ragdiag_tui.core.review.spool import spool_path
 

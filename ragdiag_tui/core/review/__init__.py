@@ -15,7 +15,8 @@ __getattr__, __all__ = public_api(
         "journal": ["Journal", "journal_path"],
         "labels": ["ReviewerState", "TeamLabels"],
         "merge": ["merge_journals"],
-        "pgjournal": ["PgJournal", "SCHEMA_VERSION", "fingerprint"],
+        "pgjournal": ["PgJournal", "fingerprint"],
+        "pgschema": ["SCHEMA_VERSION"],
         "records": [
             "ADJUDICATION",
             "Entry",
