@@ -67,7 +67,7 @@ class TeamLabels:
 
     # -- reading ------------------------------------------------------------
 
-    def team(self, row: int) -> tuple[bool | None, str | None]:
+    def team_label(self, row: int) -> tuple[bool | None, str | None]:
         """(the team's label, its source): adjudication, agreed reviewers, or (None, "conflict")."""
         entry = self.adjudications.get(row)
         if entry is not None:
@@ -85,7 +85,7 @@ class TeamLabels:
 
     def label(self, row: int) -> bool | None:
         """The label in force: the team's if any, else the file's (booleans only)."""
-        label = self.team(row)[0]
+        label = self.team_label(row)[0]
         return label if label is not None else label_value(self.store.file_label[row])
 
     def file_label(self, row: int) -> bool | None:
@@ -94,7 +94,7 @@ class TeamLabels:
 
     def label_source(self, row: int) -> str | None:
         """ "adjudication", "reviewer", "conflict", "file", or None (no label)."""
-        source = self.team(row)[1]
+        source = self.team_label(row)[1]
         if source is not None:
             return source
         return "file" if self.store.file_label[row] in (L_TRUE, L_FALSE) else None
@@ -191,7 +191,7 @@ class TeamLabels:
 
     def _settle(self, row: int, before: tuple[bool | None, bool]) -> None:
         """Bring the counts, marks and stage of one row in line with its new state."""
-        team, source = self.team(row)
+        team, source = self.team_label(row)
         reviewed = team is not None or source == "conflict"
         if reviewed != (row in self._reviewed):
             self.reviewed += 1 if reviewed else -1

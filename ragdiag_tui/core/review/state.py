@@ -174,7 +174,7 @@ class Review:
     def reviewer_label(self, row: int) -> bool | None:
         """The label the review puts on the run: adjudicated, or agreed by the reviewers.
         None when no reviewer set one, or when they disagree (see `is_conflict`)."""
-        return self.team.team(row)[0]
+        return self.team.team_label(row)[0]
 
     def label(self, row: int) -> bool | None:
         """The label in force: the review's (`reviewer_label`) if any, else the file's (booleans only)."""
