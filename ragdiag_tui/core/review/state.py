@@ -1,9 +1,11 @@
 """Review state over a RunStore: every reviewer's labels, tags and notes, adjudications,
 stale records, spot-checks, undo and live counts.
 
-`Review` is the face the app, the CLI and the exports use. It composes the labels
-in force (`core.review.labels`: which label is in force, and why, is explained
-there) and the records held aside (`core.review.held`), and journals each change.
+`Review` is the face the app, the CLI and the exports use. It composes the parts,
+each in its module: the labels in force (`labels`: which label is in force, and why,
+is explained there), where each record read goes (`intake`, holding stale and
+orphan records aside in `held`), this reviewer's changes and their undo (`edits`),
+and the link to the review log (`sync`).
 
 A run is *reviewed* when at least one reviewer (or an adjudicator) set a label on
 it; a note or tags alone do not make it reviewed. `is_reviewed` and
