@@ -29,7 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ragdiag_tui.core.analysis.agreement import agreement, review_agreement
-from ragdiag_tui.core.review.journal import digest, journal_path
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.review.records import digest
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.core.runs.store import RunStore
 

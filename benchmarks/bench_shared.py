@@ -28,8 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ragdiag_tui.core.review.journal import Entry, Journal, digest, journal_path
+from ragdiag_tui.core.review.journal import Journal, journal_path
 from ragdiag_tui.core.review.pgjournal import PgJournal
+from ragdiag_tui.core.review.records import Entry, digest
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.core.runs.store import RunStore
 

@@ -41,7 +41,7 @@ from bench_diagnose import run_file  # the same cached run files
 from ragdiag_tui.core.analysis.estimate import auto_size
 from ragdiag_tui.core.analysis.sampling import draw, population, population_ids
 from ragdiag_tui.core.analysis.spotcheck import spot_check_report, spot_check_reports
-from ragdiag_tui.core.review.journal import SpotCheck
+from ragdiag_tui.core.review.records import SpotCheck
 from ragdiag_tui.core.review.state import Review
 from ragdiag_tui.core.review.tags import DEFAULT_TAGS
 from ragdiag_tui.core.runs.metrics import metric_means

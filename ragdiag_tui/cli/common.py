@@ -58,7 +58,8 @@ def journal_refused(args: argparse.Namespace) -> bool:
 
     A server that cannot be reached is no reason to stop: the app works on, spooling.
     """
-    from ..core.review.journal import JournalError, open_log
+    from ..core.review.records import JournalError
+    from ..core.review.reviewlog import open_log
 
     log = open_log(args.file, args.journal, offline_ok=True)
     check = getattr(log, "check", None)  # only a database has a login to try

@@ -48,7 +48,7 @@ def add_compare(command: AddCommand) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     from ..core.analysis.compare import compare_files, format_comparison
-    from ..core.review.journal import JournalError
+    from ..core.review.records import JournalError
 
     try:
         result, warnings = compare_files(

@@ -33,8 +33,8 @@ def add_merge(command: AddCommand) -> None:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    from ..core.review.journal import JournalError
     from ..core.review.merge import merge_journals
+    from ..core.review.records import JournalError
     from ..core.review.state import open_review
 
     review = open_review(args.file, args.field_map, args.journal, writable=True)

@@ -93,7 +93,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..core.analysis.agreement import format_agreement, review_agreement
     from ..core.analysis.spotcheck import format_spot_checks, spot_check_reports
     from ..core.analysis.stats import format_table, review_stats
-    from ..core.review.journal import JournalError
+    from ..core.review.records import JournalError
     from ..core.review.tags import TagsError
 
     try:
@@ -122,7 +122,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from ..core.output.export import ExportError, export_runs, format_for_path
-    from ..core.review.journal import JournalError
+    from ..core.review.records import JournalError
 
     try:
         review = _reviewed(args)

@@ -108,7 +108,7 @@ def _add_record_options(sample: argparse.ArgumentParser) -> None:
 def run_sample(args: argparse.Namespace) -> int:
     from ..core.analysis.sampling import default_name, draw_sample
     from ..core.common.text import visible
-    from ..core.review.journal import JournalError, SpotCheck, utc_now
+    from ..core.review.records import JournalError, SpotCheck, utc_now
     from ..core.review.state import open_review
 
     if args.margin is not None and args.n != "auto":

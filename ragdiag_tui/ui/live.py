@@ -15,7 +15,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
-from ..core.review.journal import Journal, ReviewLog
+from ..core.review.journal import Journal
+from ..core.review.reviewlog import ReviewLog
 from ..core.review.state import Review
 
 POLL_SECONDS = 0.25

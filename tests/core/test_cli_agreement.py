@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.review.journal import Entry, open_log
+from ragdiag_tui.core.review.records import Entry
+from ragdiag_tui.core.review.reviewlog import open_log
 from ragdiag_tui.core.review.state import open_review
 
 cohen_kappa_score = pytest.importorskip("sklearn.metrics").cohen_kappa_score

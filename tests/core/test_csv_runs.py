@@ -20,7 +20,7 @@ from ragdiag_tui.core.runs.loading import (
     Run,
     read_runs,
 )
-from ragdiag_tui.core.runs.mapping import FieldMap
+from ragdiag_tui.core.runs.mapping import PRESETS, FieldMap
 from ragdiag_tui.core.runs.store import RunStore
 
 REPO = Path(__file__).resolve().parents[2]
@@ -315,6 +315,45 @@ def test_a_broken_cell_in_a_mapped_column_names_the_column_and_the_field(tmp_pat
     assert isinstance(bad, LoadError)
     assert (bad.field, bad.mapped_to, bad.id) == ("gold", "required", "r1")
     assert bad.detail.startswith("field 'gold' (mapped to required): not a JSON array of IDs")
+
+
+# What pandas' `to_csv` writes: an unnamed index column, each list as a Python literal
+# (quoted when it holds a comma), booleans as True/False.
+PANDAS_LISTS = (
+    ",{required},{context},ok\n"
+    "0,\"['doc-1', 'doc-2']\",['doc-1'],True\n"
+    "1,['doc-3'],\"['doc-3', 'doc-4']\",False\n"
+)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_id_lists_written_by_pandas_load_under_every_preset(tmp_path: Path, preset: str) -> None:
+    path = write(tmp_path, PANDAS_LISTS.format(**PRESETS[preset]))
+    first, second = load(path, FieldMap.from_specs(["correct=ok"], preset=preset))
+    assert isinstance(first, Run) and isinstance(second, Run), (first, second)
+    assert (first.required, first.context) == (["doc-1", "doc-2"], ["doc-1"])
+    assert (second.required, second.context) == (["doc-3"], ["doc-3", "doc-4"])
+    assert first.diagnosis == {"stage": "retrieval", "missing": ["doc-2"]}
+    assert second.diagnosis == {"stage": "generation", "missing": []}
+
+
+def test_without_a_preset_a_python_list_literal_is_still_not_an_id_list(tmp_path: Path) -> None:
+    path = write(tmp_path, PANDAS_LISTS.format(required="required", context="context"))
+    bad, _ = load(path)
+    assert isinstance(bad, LoadError) and bad.reason.startswith("not a JSON array of IDs")
+
+
+def test_diagnose_llamaindex_results_saved_by_pandas(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path, PANDAS_LISTS.format(**PRESETS["llamaindex"]), "li_results.csv")
+    code, out, err = run_cli(capsys, "diagnose", path, "--preset", "llamaindex", "--map", "correct=ok")
+    assert "not a JSON array" not in err
+    assert [json.loads(line) for line in out.splitlines()] == [
+        {"id": "1", "stage": "retrieval", "missing": ["doc-2"]},
+        {"id": "2", "stage": "generation", "missing": []},
+    ]
+    assert code == 0
 
 
 # -- the store, the review and the journal -------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.review.merge import MergeResult
 from ragdiag_tui.core.review.state import open_review
 
 WriteRuns = Callable[..., Path]
@@ -71,7 +72,7 @@ def test_merge_of_entries_made_on_changed_runs_holds_them_stale_and_exits_1(
     bob = colleague_copy(mine, "bob", {0: False, 1: False}, runs=older)
     assert main(["merge", str(mine), str(bob)]) == 1
     err = capsys.readouterr().err
-    assert "1 made on runs that have changed since" in err
+    assert "1 made on a run that has changed since" in err
     review = open_review(mine, writable=False)
     assert review.label(0) is False
     assert review.label(1) is True  # the file's: never applied silently
@@ -90,8 +91,29 @@ def test_merge_reports_unreadable_journals_and_lines_and_exits_1(
     assert "nowhere.review.jsonl: cannot read" in err
     assert "line 2: skipped" in err
     assert "it is the run file" in err
-    assert "1 entries added" in err
+    assert "1 entry added" in err
+    assert "3 journals or lines unreadable" in err
     assert open_review(mine, writable=False).label(2) is False
+
+
+def test_merge_summary_says_each_count_in_the_singular_or_the_plural() -> None:
+    one = MergeResult(added=1, duplicates=1, stale=1, orphans=1, unreadable=["x"])
+    assert one.summary("J") == (
+        "1 entry added to J; 1 already there; "
+        "1 made on a run that has changed since (held aside as stale, not applied: "
+        "re-apply or drop it in the app); "
+        "1 naming a run not in this file (kept, not applied); "
+        "1 journal or line unreadable"
+    )
+    two = MergeResult(added=2, duplicates=2, stale=2, orphans=2, unreadable=["x", "y"])
+    assert two.summary("J") == (
+        "2 entries added to J; 2 already there; "
+        "2 made on runs that have changed since (held aside as stale, not applied: "
+        "re-apply or drop them in the app); "
+        "2 naming runs not in this file (kept, not applied); "
+        "2 journals or lines unreadable"
+    )
+    assert MergeResult().summary("J") == "0 entries added to J; 0 already there"
 
 
 def test_merge_into_an_unwritable_journal_exits_2(mine: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ragdiag_tui.core.runs.metrics import id_precision, id_recall, metric_means, store_means
-from ragdiag_tui.core.runs.store import RunStore
+from ragdiag_tui.core.runs.metrics import id_precision, id_recall, metric_means
+from ragdiag_tui.core.runs.store import RunStore, store_means
 
 
 @pytest.mark.parametrize(

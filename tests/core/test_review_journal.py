@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-import ragdiag_tui.core.review.state as review_module
-from ragdiag_tui.core.review.journal import Entry, Journal, JournalError, journal_path
+import ragdiag_tui.core.review.labels as review_module
+from ragdiag_tui.core.review.journal import Journal, journal_path
+from ragdiag_tui.core.review.records import Entry, JournalError
 from ragdiag_tui.core.review.state import Review
 from ragdiag_tui.core.runs.store import (
     S_GENERATION,

@@ -13,16 +13,9 @@ from typing import Any
 
 import pytest
 
-from ragdiag_tui.core.review.journal import (
-    Entry,
-    Journal,
-    JournalError,
-    SpotCheck,
-    digest,
-    journal_path,
-    open_log,
-    parse_record,
-)
+from ragdiag_tui.core.review.journal import Journal, journal_path
+from ragdiag_tui.core.review.records import Entry, JournalError, SpotCheck, digest, parse_record
+from ragdiag_tui.core.review.reviewlog import open_log
 from ragdiag_tui.core.review.state import Review, open_review
 from ragdiag_tui.core.runs.store import S_GENERATION, S_PASS, S_RETRIEVAL, RunStore
 
@@ -387,7 +380,8 @@ def test_poll_sees_records_another_process_appended(run_file: Path) -> None:
     review = as_reviewer(run_file, "alice")
     review.set_label(GAP, True)
     writer = (
-        "import sys; from ragdiag_tui.core.review.journal import Entry, Journal; "
+        "import sys; from ragdiag_tui.core.review.journal import Journal; "
+        "from ragdiag_tui.core.review.records import Entry; "
         "Journal(sys.argv[1]).append(Entry('pass', False, 'from elsewhere', 'bob', 't', sys.argv[2]))"
     )
     subprocess.run(

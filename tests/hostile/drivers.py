@@ -64,7 +64,8 @@ def export(path: str, out: str, fmt: str) -> None:
 
 def append(journal: str, prefix: str, count: str, go: str) -> None:
     """Append `count` entries with long notes, starting when the file `go` appears."""
-    from ragdiag_tui.core.review.journal import Entry, Journal, utc_now
+    from ragdiag_tui.core.review.journal import Journal
+    from ragdiag_tui.core.review.records import Entry, utc_now
 
     writer = Journal(journal)
     writer.open()

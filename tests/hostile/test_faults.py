@@ -28,7 +28,8 @@ from textual.widgets import Input, Static
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.common import atomic
 from ragdiag_tui.core.output.export import ExportError, export_runs
-from ragdiag_tui.core.review.journal import Entry, Journal, JournalError, journal_path, utc_now
+from ragdiag_tui.core.review.journal import Journal, journal_path
+from ragdiag_tui.core.review.records import Entry, JournalError, utc_now
 from ragdiag_tui.core.review.state import Review
 from ragdiag_tui.core.runs.store import RunStore
 from ragdiag_tui.ui.app import create_app

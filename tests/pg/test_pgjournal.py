@@ -15,8 +15,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from ragdiag_tui.core.review.journal import Entry, JournalError, Record
-from ragdiag_tui.core.review.pgjournal import SCHEMA_VERSION, PgJournal, fingerprint
+from ragdiag_tui.core.review.pgjournal import PgJournal, fingerprint
+from ragdiag_tui.core.review.pgschema import SCHEMA_VERSION
+from ragdiag_tui.core.review.records import Entry, JournalError, Record
 from ragdiag_tui.core.review.spool import spool_path
 
 from .server import PASSWORD, PASSWORD_ROLE, PgServer
@@ -200,7 +201,7 @@ def test_a_spool_sent_twice_is_stored_once(pg_url: str, run_file: Path, tmp_path
 
 KILLED_APP = """
 import sys, time
-from ragdiag_tui.core.review.journal import Entry
+from ragdiag_tui.core.review.records import Entry
 from ragdiag_tui.core.review.pgjournal import PgJournal
 log = PgJournal(sys.argv[1], sys.argv[2], offline_ok=True)
 log.read()

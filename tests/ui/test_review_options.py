@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from ragdiag_tui.cli import parse_args
-from ragdiag_tui.core.review.journal import Entry, Journal, journal_path
+from ragdiag_tui.core.review.journal import Journal, journal_path
+from ragdiag_tui.core.review.records import Entry
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.ui.app import create_app
 

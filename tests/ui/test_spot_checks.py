@@ -12,7 +12,7 @@ from textual.widgets import Input
 
 from ragdiag_tui.cli import parse_args
 from ragdiag_tui.core.analysis.sorting import ASCENDING
-from ragdiag_tui.core.review.journal import SpotCheck, utc_now
+from ragdiag_tui.core.review.records import SpotCheck, utc_now
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.core.review.tags import DEFAULT_TAGS
 from ragdiag_tui.ui.app import RagdiagApp, create_app

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..common.text import visible
-from ..review.journal import SpotCheck
+from ..review.records import SpotCheck
 from ..review.state import Review
 from ..review.tags import DEFAULT_TAGS, Tag
 from .estimate import Interval, interval_json, wilson

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..common.text import visible
 from ..runs.loading import Record, Run
-from ..runs.metrics import MetricMeans, id_metrics, metric_means, store_means
+from ..runs.metrics import MetricMeans, id_metrics, metric_means
 from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
 from ..runs.stages import RULE_STAGE_NAMES
+from ..runs.store import store_means
 
 if TYPE_CHECKING:
     from ..review.state import Review

@@ -1,5 +1,6 @@
 """The review: every reviewer's labels, tags and notes over a RunStore (`Review`), the
-journal file, the PostgreSQL store and its spool, merging journals, and reason tags.
+records every review store passes, the journal file, the PostgreSQL store and its spool,
+merging journals, and reason tags.
 Uses `runs` and `common`.
 
 The names below are this package's public face; each is imported from its module on
@@ -11,23 +12,22 @@ from ..common.lazy import public_api
 __getattr__, __all__ = public_api(
     __name__,
     {
-        "journal": [
+        "journal": ["Journal", "journal_path"],
+        "labels": ["ReviewerState", "TeamLabels"],
+        "merge": ["merge_journals"],
+        "pgjournal": ["PgJournal", "fingerprint"],
+        "pgschema": ["SCHEMA_VERSION"],
+        "records": [
             "ADJUDICATION",
             "Entry",
-            "JOURNAL_ENV",
-            "Journal",
             "JournalError",
             "Record",
-            "ReviewLog",
             "SpotCheck",
             "digest",
-            "journal_path",
-            "open_log",
             "parse_record",
             "utc_now",
         ],
-        "merge": ["merge_journals"],
-        "pgjournal": ["PgJournal", "SCHEMA_VERSION", "fingerprint"],
+        "reviewlog": ["JOURNAL_ENV", "ReviewLog", "open_log"],
         "spool": ["spool_path"],
         "state": ["Review", "ReviewOptions", "open_review"],
         "tags": ["DEFAULT_TAGS", "MAX_TAGS", "Tag", "TagsError", "load_tags", "tag_by_number"],

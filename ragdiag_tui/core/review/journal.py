@@ -1,59 +1,29 @@
-"""The review journal: every label, note, tag, adjudication and spot-check, appended.
+"""The review journal file: every label, note, tag, adjudication and spot-check, appended.
 
-One JSON object per line (existing v1 lines stay valid):
-
-    {"v":1,"run":ID,"label":true|false|null,"note":"...","tags":[...],"reviewer":"alice",
-     "at":"2026-11-30T15:00:00.000000Z","digest":"<blake2b-8 of the run's raw text>"}
-
-- `kind` absent (or "label"): that reviewer's WHOLE state of that run after a change
-  (label, note, tags). The latest such record per (run, reviewer) is that reviewer's
-  state; other reviewers' records never overwrite it.
-- `"kind":"adjudication"`: the final label of a run whose reviewers disagree, set by
-  `reviewer` (the adjudicator); label null withdraws it.
-- `"kind":"dismiss"`: `reviewer` dropped the stale records of `run` made against `digest`.
-- `"kind":"spot-check"`: a named sample (name, view, filter, seed, population, size,
-  ids, reviewer, at; no run). The latest record of a name wins.
+One record per line (`core.review.records` says what a line holds), in the file
+`FILE.review.jsonl` beside the run file.
 
 The file journal (`Journal`) writes each record as one `os.write` on a file opened
 with O_APPEND, then fsyncs: a crash can tear at most the line being written, and two
 processes appending to the same journal never interleave inside a line. The run file
-itself is never written. `ReviewLog` is the interface every review store implements
-(the file here, PostgreSQL in `core.pgjournal`); `open_log` picks one.
+itself is never written. It is one `ReviewLog` (`core.review.reviewlog`); the other
+is PostgreSQL (`core.review.pgjournal`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import getpass
-import hashlib
 import os
 import stat
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
 
-from ..common.jsonutil import decode_standard, line_bytes
+from .records import JournalError, Record, parse_record
 
 JOURNAL_SUFFIX = ".review.jsonl"
-FORMAT_VERSION = 1
-JOURNAL_ENV = "RAGDIAG_JOURNAL"
-
-LABEL, ADJUDICATION, DISMISS, SPOT_CHECK = "label", "adjudication", "dismiss", "spot-check"
-ENTRY_KINDS = (LABEL, ADJUDICATION, DISMISS)
 
 try:  # flock keeps a second instance from journaling unawares; not on every OS.
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
-
-
-class JournalError(Exception):
-    """A journal could not be written or opened. The message names the file.
-
-    `row` is set when a review change was kept in memory but not saved.
-    """
-
-    row: int | None = None
 
 
 class JournalReplaced(JournalError):
@@ -65,251 +35,6 @@ class JournalReplaced(JournalError):
 def journal_path(run_path: str | os.PathLike[str]) -> str:
     """The file journal of a run file: beside it, `FILE.review.jsonl`."""
     return os.fspath(run_path) + JOURNAL_SUFFIX
-
-
-def default_reviewer() -> str:
-    """The login name, the reviewer's name when none is given."""
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name in some containers
-        return "reviewer"
-
-
-def digest(raw_text: bytes) -> str:
-    """A short fingerprint of a run's text, to notice runs changed since review."""
-    return hashlib.blake2b(raw_text, digest_size=8).hexdigest()
-
-
-def utc_now() -> str:
-    """Now, as the journal writes times: `2026-11-30T15:00:00.000000Z`."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-# -- records ----------------------------------------------------------------------
-
-
-def _line(data: dict[str, Any]) -> bytes:
-    # One line: line breaks and lone surrogates (legal \ud800 escapes) as \u escapes.
-    return line_bytes(data) + b"\n"
-
-
-@dataclass(slots=True)
-class Entry:
-    """A journal record about one run: a reviewer's label state, an adjudication, or a dismissal.
-
-    - kind "label": `reviewer`'s whole state of the run after a change. `label` None:
-      that reviewer set no label (a note or tags alone, or the label was cleared).
-    - kind "adjudication": the final label (None withdraws the adjudication).
-    - kind "dismiss": the stale records of `run` made against `digest` are dropped.
-    `digest` is the run's digest when the record was written ("" in old lines: not checked).
-    `line` is where the record was read from (0 when not read from a file), for messages.
-    """
-
-    run: str
-    label: bool | None
-    note: str
-    reviewer: str
-    at: str
-    digest: str = ""
-    line: int = 0
-    tags: tuple[str, ...] = ()
-    kind: str = LABEL
-
-    def key(self) -> tuple[Any, ...]:
-        """What makes two records the same record (the line they were read from aside)."""
-        return (self.kind, self.run, self.label, self.note, self.tags, self.reviewer, self.at, self.digest)
-
-    def to_json(self) -> bytes:
-        """The record as one journal line, newline included."""
-        data: dict[str, Any] = {"v": FORMAT_VERSION}
-        if self.kind != LABEL:
-            data["kind"] = self.kind
-        data["run"] = self.run
-        if self.kind != DISMISS:
-            data["label"] = self.label
-            data["note"] = self.note
-        if self.kind == LABEL:
-            data["tags"] = list(self.tags)
-        data["reviewer"] = self.reviewer
-        data["at"] = self.at
-        data["digest"] = self.digest
-        return _line(data)
-
-
-@dataclass(slots=True)
-class SpotCheck:
-    """A named sample of runs drawn from a view (and text filter) with a seed.
-
-    `population` is how many runs the view held when drawn, `size` how many were
-    asked for, `ids` the run ids drawn, in sample order. The latest record of a name wins.
-    """
-
-    name: str
-    view: str
-    filter: str
-    seed: int
-    population: int
-    size: int
-    ids: tuple[str, ...]
-    reviewer: str
-    at: str
-    line: int = 0
-    kind: str = field(default=SPOT_CHECK, init=False)
-
-    def key(self) -> tuple[Any, ...]:
-        """What makes two records the same record (the line they were read from aside)."""
-        sample = (self.name, self.view, self.filter, self.seed, self.population, self.size, self.ids)
-        return (SPOT_CHECK, *sample, self.reviewer, self.at)
-
-    def to_json(self) -> bytes:
-        """The record as one journal line, newline included."""
-        return _line(
-            {
-                "v": FORMAT_VERSION,
-                "kind": SPOT_CHECK,
-                "name": self.name,
-                "view": self.view,
-                "filter": self.filter,
-                "seed": self.seed,
-                "population": self.population,
-                "size": self.size,
-                "ids": list(self.ids),
-                "reviewer": self.reviewer,
-                "at": self.at,
-            }
-        )
-
-
-Record = Entry | SpotCheck
-
-
-def _text(data: dict[str, Any], name: str, required: bool = False) -> str:
-    value = data.get(name)
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str):
-        raise ValueError(f"{name} is not a string")
-    return value
-
-
-def _strings(data: dict[str, Any], name: str) -> tuple[str, ...]:
-    value = data.get(name)
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f"{name} is not a list of strings")
-    return tuple(value)
-
-
-def _count(data: dict[str, Any], name: str) -> int:
-    value = data.get(name)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{name} is not a whole number")
-    return value
-
-
-def parse_record(text: str, line: int = 0) -> Record:
-    """One journal line as a record. Raises ValueError naming the field that is wrong."""
-    data = decode_standard(text)
-    if not isinstance(data, dict):
-        raise ValueError("not a journal entry")
-    kind = data.get("kind", LABEL)
-    reviewer = str(data.get("reviewer") or "")
-    at = str(data.get("at") or "")
-    if kind == SPOT_CHECK:
-        seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError("seed is not an integer")
-        return SpotCheck(
-            _text(data, "name", required=True),
-            _text(data, "view"),
-            _text(data, "filter"),
-            seed,
-            _count(data, "population"),
-            _count(data, "size"),
-            _strings(data, "ids"),
-            reviewer,
-            at,
-            line,
-        )
-    if kind not in ENTRY_KINDS:
-        raise ValueError(f"unknown kind {kind!r}")
-    if not isinstance(data.get("run"), str):
-        raise ValueError(
-            "not a journal entry" if kind == LABEL and "run" not in data else "run is not a string"
-        )
-    label = data.get("label")
-    if label is not None and not isinstance(label, bool):
-        raise ValueError("label is not true, false or null")
-    return Entry(
-        data["run"],
-        label,
-        _text(data, "note"),
-        reviewer,
-        at,
-        str(data.get("digest") or ""),
-        line,
-        _strings(data, "tags"),
-        kind,
-    )
-
-
-# -- the interface ------------------------------------------------------------------
-
-
-@runtime_checkable
-class ReviewLog(Protocol):
-    """Where a review's records live: the journal file, or a shared database.
-
-    `name` is for messages (the journal path, or the database URL without password);
-    `shared` is True when another process writes the same log.
-    """
-
-    name: str
-    shared: bool
-
-    def open(self) -> None:
-        """Make the log ready for appending; raise JournalError (naming the file/URL) if unusable."""
-
-    def read(self) -> tuple[list[Record], list[str]]:
-        """Every record in order, and a warning for each one that cannot be read."""
-
-    def append(self, record: Record) -> None:
-        """Store one record, durable before returning, else raise JournalError."""
-
-    def poll(self) -> list[Record]:
-        """Records appended by OTHER writers since the last read or poll (live updates)."""
-
-    def status(self) -> str | None:
-        """A line for the summary bar when something is wrong (e.g. offline), else None."""
-
-    def close(self) -> None:
-        """Release the log; appending again reopens it."""
-
-    def reserve(self, run: str | None, reviewer: str) -> None:
-        """`reviewer` is on `run` (None: on no run): hold it for them, in a store that can."""
-
-    def reservations(self) -> dict[str, str]:
-        """Runs other reviewers hold now, run id -> reviewer (empty where there are none)."""
-
-
-def open_log(
-    run_path: str | os.PathLike[str], spec: str | None = None, *, offline_ok: bool = False
-) -> ReviewLog:
-    """The review log of a run file.
-
-    `spec` None falls back to the environment variable RAGDIAG_JOURNAL, then to the
-    journal file beside the run file. A `postgresql://` or `postgres://` URL is the
-    PostgreSQL store (`core.pgjournal.PgJournal`, imported only then); anything else
-    is the path of a journal file. `offline_ok` (the app): a PostgreSQL server that
-    cannot be reached is not an error; entries wait in a local spool until it is back.
-    """
-    spec = spec if spec is not None else os.environ.get(JOURNAL_ENV) or None
-    if spec is not None and spec.startswith(("postgresql://", "postgres://")):
-        from .pgjournal import PgJournal  # type: ignore[import-not-found, unused-ignore]
-
-        return PgJournal(spec, run_path, offline_ok=offline_ok)  # type: ignore[no-any-return, unused-ignore]
-    return Journal(spec if spec is not None else journal_path(run_path), run_path)
 
 
 # -- the journal file ----------------------------------------------------------------

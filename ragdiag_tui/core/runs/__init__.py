@@ -53,7 +53,6 @@ __getattr__, __all__ = public_api(
             "id_precision",
             "id_recall",
             "metric_means",
-            "store_means",
         ],
         "rule": [
             "GENERATION",
@@ -82,6 +81,6 @@ __getattr__, __all__ = public_api(
             "S_UNRESOLVED",
             "stage_code",
         ],
-        "store": ["ANNOUNCE_FIRST", "L_FALSE", "L_NONE", "L_TRUE", "RunStore", "label_value"],
+        "store": ["ANNOUNCE_FIRST", "L_FALSE", "L_NONE", "L_TRUE", "RunStore", "label_value", "store_means"],
     },
 )

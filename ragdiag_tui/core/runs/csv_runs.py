@@ -15,7 +15,9 @@ column `retrieval.doc_ids`):
 - `required` and `context`: a JSON array (`["a","b"]`, the only way to write an ID
   that starts with `[` or holds a `;`) or `;`-separated IDs (`a;b`). IDs are kept
   exactly: no trimming, and `a;;b` holds an empty ID. A cell starting with `[`
-  that is not valid JSON is an invalid run. An empty cell is an empty list: for
+  that is not valid JSON is an invalid run, except under a preset (`--preset`),
+  where it may be a Python list literal (`['a', 'b']`), as pandas' `to_csv` writes
+  lists. An empty cell is an empty list: for
   `required` that leaves the run unresolved; for `context` it means nothing was
   supplied (CSV cannot tell an absent value from an empty one).
 - `correct`: `true` or `false`, in any letter case (`TRUE` from spreadsheets,
@@ -119,7 +121,7 @@ def _id_list(cell: str) -> list[Any]:
 
 
 def _literal_or_id_list(cell: str) -> list[Any]:
-    """`_id_list`, or a Python list literal (`['a', 'b']`, as RAGAS writes lists)."""
+    """`_id_list`, or a Python list literal (`['a', 'b']`, as pandas' `to_csv` writes lists)."""
     try:
         return _id_list(cell)
     except ValueError:
@@ -256,7 +258,7 @@ class CsvRunReader:
             )
         # What each column's cells become, and which run field it feeds (for errors).
         readers: dict[str, tuple[Callable[[str], Any], str]] = {}
-        id_list = _literal_or_id_list if field_map.lenient_ids else _id_list
+        id_list = _literal_or_id_list if field_map.literal_lists else _id_list
         for field, read in (("id", _optional), ("correct", _label), ("context", id_list)):
             readers[field_map.source(field)] = (read, field)
         readers[required] = (id_list, "required")

@@ -662,16 +662,9 @@ def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) 
                 builder.position += 1
             yield LoadError(line, INVALID_JSON, _parse_error(exc))
         else:
-            raw = text[index:end].encode("utf-8")
             if is_cases is None:
                 is_cases = isinstance(obj, dict) and "input" in obj and "required" not in obj
-            if is_cases and isinstance(obj, dict) and "input" in obj:
-                # The run's own text, every number as written (`obj` has Python's readings).
-                exact = decode_exact(text[index:end])["input"]
-                run_raw = dumps(exact).encode("utf-8", "surrogatepass")
-                record = builder.from_object(line, obj["input"], run_raw, case=obj)
-            else:
-                record = builder.from_object(line, obj, raw)
+            record = _element_record(builder, line, obj, text[index:end], is_cases)
             if record is not None:
                 yield record
         index = _skip_ws(text, end)
@@ -687,6 +680,23 @@ def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) 
                     yield LoadError(line, INVALID_JSON, "the rest of the array cannot be read")
                     return
                 index = _skip_ws(text, end + (text[end] == ","))
+    yield from _array_end(text, index, in_object)
+
+
+def _element_record(builder: RecordBuilder, line: int, obj: Any, text: str, is_cases: bool) -> Record | None:
+    """One parsed element (`obj`, read from `text`) of the array as a record: a run, or
+    in a case file the case's `input` with the case as its expectation."""
+    if is_cases and isinstance(obj, dict) and "input" in obj:
+        # The run's own text, every number as written (`obj` has Python's readings).
+        exact = decode_exact(text)["input"]
+        run_raw = dumps(exact).encode("utf-8", "surrogatepass")
+        return builder.from_object(line, obj["input"], run_raw, case=obj)
+    return builder.from_object(line, obj, text.encode("utf-8"))
+
+
+def _array_end(text: str, index: int, in_object: bool) -> Iterator[LoadError]:
+    """What is wrong at the end of an array read up to `index`: not closed, or (at the
+    top level) followed by more text."""
     if index >= len(text):
         yield LoadError(
             _line_at(text, len(text)),

@@ -17,11 +17,13 @@ in `field 'retrieval.doc_ids' (mapped to context): item 2 is number, expected a
 string`. A mapped field takes its value only from its source: when the source
 is absent, so is the field, even if the object has a key of the field's own name.
 
-Presets may also say how a tool writes ID lists. Under `ragas`, an ID list may be
-a Python list literal as RAGAS's CSV writer stores it (`['d1', 'd2']`), parsed
-safely (only a list or tuple of strings and integers is accepted; nothing is
-evaluated), and integer IDs are read as their decimal strings, as RAGAS compares
-them. No other map changes a value: a number in an ID list stays invalid.
+Presets may also say how a tool writes ID lists. A preset names a tool whose
+results are saved with pandas' `to_csv`, which writes a list column as a Python
+list literal (`['d1', 'd2']`): under every preset, an ID-list cell of a CSV may be
+such a literal, parsed safely (only a list or tuple of strings and integers is
+accepted; nothing is evaluated). Under `ragas`, a literal is read in JSON too, and
+integer IDs are read as their decimal strings, as RAGAS compares them. No other
+map changes a value: a number in an ID list stays invalid.
 
 Pure: imports neither Textual nor pydantic, so the CLI can list presets in its
 help before anything heavy is loaded.
@@ -53,7 +55,8 @@ PRESETS: dict[str, dict[str, str]] = {
 """Named maps, one line each: preset name -> {field: source}."""
 
 LENIENT_ID_PRESETS = frozenset({"ragas"})
-"""Presets whose ID lists may be Python literals and hold integers (read as decimal strings)."""
+"""Presets whose ID lists may be Python literals anywhere and hold integers (read as decimal strings).
+Under any preset, a CSV's ID-list cells may be Python literals (`FieldMap.literal_lists`)."""
 
 ID_LIST_FIELDS = ("required", "context")
 
@@ -193,9 +196,17 @@ def parse_spec(spec: str) -> tuple[str, str]:
 class FieldMap:
     """Where each mapped field of a run lives. An empty map changes nothing."""
 
-    def __init__(self, sources: Mapping[str, str] | None = None, *, lenient_ids: bool = False) -> None:
+    def __init__(
+        self,
+        sources: Mapping[str, str] | None = None,
+        *,
+        lenient_ids: bool = False,
+        literal_lists: bool = False,
+    ) -> None:
         # lenient_ids: ID lists may be Python literals and integers read as text (`ragas`).
         self.lenient_ids = lenient_ids
+        # literal_lists: a CSV's ID-list cells may be Python literals, as pandas writes lists (any preset).
+        self.literal_lists = literal_lists or lenient_ids
         self.preset: str | None = None
         self.sources: dict[str, str] = {}
         self._paths: dict[str, SourcePath] = {}
@@ -216,7 +227,7 @@ class FieldMap:
         for spec in specs:
             field, source = parse_spec(spec)
             sources[field] = source
-        field_map = cls(sources, lenient_ids=preset in LENIENT_ID_PRESETS)
+        field_map = cls(sources, lenient_ids=preset in LENIENT_ID_PRESETS, literal_lists=preset is not None)
         field_map.preset = preset
         return field_map
 
@@ -228,6 +239,7 @@ class FieldMap:
             isinstance(other, FieldMap)
             and other.sources == self.sources
             and other.lenient_ids == self.lenient_ids
+            and other.literal_lists == self.literal_lists
         )
 
     __hash__ = None  # type: ignore[assignment]

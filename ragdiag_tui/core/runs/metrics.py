@@ -14,13 +14,8 @@ much of what arrived was evidence; the stage says what that means for the run.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .store import RunStore
 
 NAN = math.nan
 
@@ -76,16 +71,3 @@ def metric_means(recall: Sequence[float], precision: Sequence[float]) -> MetricM
     recall_mean, recall_runs = _mean(recall)
     precision_mean, precision_runs = _mean(precision)
     return MetricMeans(recall_mean, precision_mean, recall_runs, precision_runs)
-
-
-_MEANS: weakref.WeakKeyDictionary[Any, tuple[int, MetricMeans]] = weakref.WeakKeyDictionary()
-
-
-def store_means(store: RunStore) -> MetricMeans:
-    """The means of a store's recall and precision columns, computed once per store size:
-    the metrics read only the ID lists, so no review changes them."""
-    cached = _MEANS.get(store)
-    if cached is None or cached[0] != len(store):
-        cached = (len(store), metric_means(store.recall, store.precision))
-        _MEANS[store] = cached
-    return cached[1]

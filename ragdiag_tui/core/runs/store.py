@@ -32,7 +32,7 @@ from .loading import (
     validate_run,
 )
 from .mapping import FieldMap
-from .metrics import NAN, id_metrics
+from .metrics import NAN, MetricMeans, id_metrics, metric_means
 from .rule import stage_of
 
 if TYPE_CHECKING:
@@ -95,6 +95,7 @@ class RunStore:
         self.n_required = array("I")
         self.n_context = array("I")
         self._metrics: tuple[array[float], array[float]] | None = None  # see `recall`
+        self._means: tuple[int, MetricMeans] | None = None  # see `store_means`
         self.questions: list[str] = []
         self.search_text: list[str] = []
         self.missing: dict[int, tuple[str, ...]] = {}
@@ -344,3 +345,11 @@ class RunStore:
         for ids in self.missing.values():
             counts.update(ids)
         return counts
+
+
+def store_means(store: RunStore) -> MetricMeans:
+    """The means of a store's recall and precision columns, computed once per store size
+    and kept with the store: the metrics read only the ID lists, so no review changes them."""
+    if store._means is None or store._means[0] != len(store):
+        store._means = (len(store), metric_means(store.recall, store.precision))
+    return store._means[1]

@@ -14,7 +14,7 @@ from textual.message import Message
 
 from ...core.analysis.baseline import BASELINE_VIEW_BY_NAME, Baseline, Offer, open_baseline
 from ...core.common.text import visible
-from ...core.review.journal import JournalError
+from ...core.review.records import JournalError
 from ...core.runs.loading import FileError
 from ..widgets.baseline_diff import baseline_diff
 from .review_host import WorkerHost

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...core.review.journal import JournalError
+from ...core.review.records import JournalError
 from ...core.review.state import Review
 from ...core.runs.stages import S_INVALID
 

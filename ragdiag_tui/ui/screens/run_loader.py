@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from textual.message import Message
 
-from ...core.review.journal import JournalError
+from ...core.review.records import JournalError
 from ...core.review.state import Review, ReviewOptions
 from ...core.runs.loading import FileError
 from ...core.runs.store import ANNOUNCE_FIRST, RunStore

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...core.analysis.sampling import Sample
 from ...core.common.text import visible
-from ...core.review.journal import JournalError, SpotCheck, utc_now
+from ...core.review.records import JournalError, SpotCheck, utc_now
 from ...core.review.tags import DEFAULT_TAGS, tag_by_number
 from ..typeahead import focus_now
 from .review_host import ReviewHost

@@ -21,7 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.common.text import visible
-from ...core.review.journal import ADJUDICATION, Entry, JournalError
+from ...core.review.records import ADJUDICATION, Entry, JournalError
 from ...core.review.state import Review
 from ..typeahead import focus_now
 from ..widgets.stages import label_word

@@ -28,8 +28,7 @@ from ...core.analysis.stats import Stats
 from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.review.tags import DEFAULT_TAGS
-from ...core.runs.metrics import store_means
-from ...core.runs.store import RunStore
+from ...core.runs.store import RunStore, store_means
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
 from ..widgets.spot_check_panel import SpotCheckPanel
