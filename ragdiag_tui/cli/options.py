@@ -48,9 +48,9 @@ def add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",)) 
         "--preset",
         choices=sorted(PRESETS),
         metavar="NAME",
-        help=f"the field names of a known tool, before any --map ({presets}). Under ragas, ID "
-        "lists may also be Python list literals (['a', 'b'], as RAGAS's CSV holds them) and integer "
-        "IDs are read as their decimal strings",
+        help=f"the field names of a known tool, before any --map ({presets}). Under every preset, "
+        "a CSV's ID lists may also be Python list literals (['a', 'b'], as pandas' to_csv writes "
+        "them); under ragas, in JSON too, and integer IDs are read as their decimal strings",
     )
 
 

@@ -312,7 +312,11 @@ async def test_app_reports_journal_entries_of_runs_gone_or_changed(tmp_path: Pat
         orphans = [message for message, severity in notes if "not in this file" in message]
         assert len(orphans) == 1 and orphans[0].startswith("2 journal entries")
         assert "'c'" in orphans[0] and "'d'" in orphans[0]
-        assert any("1 journal entries were made on runs that have changed" in message for message, _ in notes)
+        assert any(
+            "1 journal entry was made on a run that has changed in the file since; it is held aside"
+            in message
+            for message, _ in notes
+        )
 
 
 # -- a full disk or a read-only folder ----------------------------------------------------------------

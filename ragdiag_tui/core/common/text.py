@@ -30,3 +30,8 @@ def visible(text: str) -> str:
     if text.isprintable():
         return text
     return _UNSAFE.sub(_escape, text)
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """The words that go with `count`: `one` for exactly 1, else `many`."""
+    return one if count == 1 else many

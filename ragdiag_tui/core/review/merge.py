@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..common.atomic import same_file
+from ..common.text import plural
 from ..runs.stages import S_INVALID
 from .journal import Journal
 from .records import Entry, JournalError, Record, SpotCheck
@@ -45,27 +46,22 @@ class MergeResult:
 
     def summary(self, into: str) -> str:
         """One sentence for stderr, each count with its words in the singular or the plural."""
-        parts = [f"{self.added} {_noun(self.added, 'entry', 'entries')} added to {into}"]
+        parts = [f"{self.added} {plural(self.added, 'entry', 'entries')} added to {into}"]
         parts.append(f"{self.duplicates} already there")
         if self.stale:
-            runs = _noun(self.stale, "a run that has", "runs that have")
-            them = _noun(self.stale, "it", "them")
+            runs = plural(self.stale, "a run that has", "runs that have")
+            them = plural(self.stale, "it", "them")
             parts.append(
                 f"{self.stale} made on {runs} changed since (held aside as stale, not applied: "
                 f"re-apply or drop {them} in the app)"
             )
         if self.orphans:
-            runs = _noun(self.orphans, "a run", "runs")
+            runs = plural(self.orphans, "a run", "runs")
             parts.append(f"{self.orphans} naming {runs} not in this file (kept, not applied)")
         if self.unreadable:
             count = len(self.unreadable)
-            parts.append(f"{count} {_noun(count, 'journal or line', 'journals or lines')} unreadable")
+            parts.append(f"{count} {plural(count, 'journal or line', 'journals or lines')} unreadable")
         return "; ".join(parts)
-
-
-def _noun(count: int, one: str, many: str) -> str:
-    """The words that go with `count`: `one` for 1, else `many`."""
-    return one if count == 1 else many
 
 
 def _classify(review: Review, record: Record) -> str:

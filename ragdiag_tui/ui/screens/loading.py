@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
+from ...core.common.text import plural
 from .review_host import WorkerHost
 from .run_loader import load_runs
 
@@ -111,21 +112,29 @@ def journal_notices(review: Review, problems: list[str]) -> Iterator[tuple[str, 
     for problem in problems:
         yield problem, journal | {"severity": "error"}
     if review.restored:
-        runs = "run" if review.restored == 1 else "runs"
+        runs = plural(review.restored, "run", "runs")
         yield f"Restored {review.restored} reviewed {runs} from the journal.", {"title": "Welcome back"}
     if review.orphans:
+        count = len(review.orphans)
         ids = ", ".join(repr(entry.run) for entry in review.orphans[:LISTED_ORPHANS])
-        extra = len(review.orphans) - LISTED_ORPHANS
-        more = f" and {extra} more" if extra > 0 else ""
+        more = f" and {count - LISTED_ORPHANS} more" if count > LISTED_ORPHANS else ""
+        entries = plural(count, "journal entry names a run", "journal entries name runs")
         yield (
-            f"{len(review.orphans)} journal entries name runs not in this file "
-            f"(kept in the journal, not applied): {ids}{more}.",
+            f"{count} {entries} not in this file (kept in the journal, not applied): {ids}{more}.",
             journal | {"severity": "warning"},
         )
     if review.stale:
+        count = len(review.stale)
+        entries = plural(
+            count, "journal entry was made on a run that has", "journal entries were made on runs that have"
+        )
+        held = plural(
+            count,
+            "it is held aside, not applied (S lists it",
+            "they are held aside, not applied (S lists them",
+        )
         yield (
-            f"{len(review.stale)} journal entries were made on runs that have changed in the file "
-            "since; they are held aside, not applied (S lists them, to re-apply or drop).",
+            f"{count} {entries} changed in the file since; {held}, to re-apply or drop).",
             journal | {"severity": "warning"},
         )
     for warning in review.warnings:
