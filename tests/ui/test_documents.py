@@ -12,7 +12,8 @@ from textual.content import Content
 
 from ragdiag_tui.core.runs.corpus import DocsSource
 from ragdiag_tui.ui.app import create_app
-from ragdiag_tui.ui.widgets.run_detail import RunDetail, question_words
+from ragdiag_tui.ui.widgets.document_panel import question_words
+from ragdiag_tui.ui.widgets.run_detail import RunDetail
 
 from .helpers import detail_text, loaded, record_notifications, wait_until
 
@@ -220,19 +221,19 @@ async def test_a_run_with_10000_ids_looks_up_only_the_highlighted_one(tmp_path: 
         await loaded(pilot)
         detail = app.review_screen.query_one(RunDetail)
         looked_up: list[str] = []
-        import ragdiag_tui.ui.widgets.run_detail as run_detail
+        import ragdiag_tui.ui.widgets.document_panel as document_panel
 
-        real = run_detail.document_text
+        real = document_panel.document_text
 
         def counting(doc_id: str, *args: Any) -> Any:
             looked_up.append(doc_id)
             return real(doc_id, *args)
 
-        run_detail.document_text = counting  # type: ignore[assignment]
+        document_panel.document_text = counting  # type: ignore[assignment]
         try:
             await pilot.press("full_stop", "full_stop")
             await wait_until(pilot, lambda: "Document 2 of" in detail_text(app), "the second document")
         finally:
-            run_detail.document_text = real  # type: ignore[assignment]
+            document_panel.document_text = real  # type: ignore[assignment]
         assert detail.current_document is not None
         assert set(looked_up) <= {"doc-5000", "doc-5001"}

@@ -24,7 +24,8 @@ from ..widgets.stages import CONFLICT_MARK, label_word
 
 if TYPE_CHECKING:
     from ...core.review.state import Review
-    from .review import ReviewScreen
+    from .labelling import Labelling
+    from .review_host import ReviewHost
 
 Decision = bool | Literal["withdraw"] | None
 
@@ -105,9 +106,9 @@ def adjudication_question(review: Review, row: int) -> Content:
     return Content("\n").join(lines)
 
 
-def adjudicate(screen: ReviewScreen) -> None:
+def adjudicate(screen: ReviewHost, labelling: Labelling) -> None:
     """Ask for the final label of the run under the cursor, then journal it (J)."""
-    row = screen.labelling.editable_row()
+    row = labelling.editable_row()
     review = screen.review
     if row is None or review is None:
         return
@@ -119,7 +120,7 @@ def adjudicate(screen: ReviewScreen) -> None:
         if decision is None or screen.table.cursor_row != row:
             return
         label = None if decision == "withdraw" else decision
-        screen.labelling.change_run(lambda review, row: review.adjudicate(row, label))
+        labelling.change_run(lambda review, row: review.adjudicate(row, label))
         run = visible(screen.store.ids[row])
         verdict = "withdrawn" if label is None else label_word(label)
         screen.tell(f"Adjudicated {run}: {verdict}.", title="Adjudication")

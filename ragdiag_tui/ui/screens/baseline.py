@@ -3,12 +3,12 @@ and applying the labels its review offers.
 
 The baseline is loaded in a worker once the runs under review are in; until then
 (and without `--baseline`) its keys say so and change nothing. Like `labelling`,
-a part of the screen that uses only the screen's public members.
+a part of the screen that uses only what `BaselineHost` names.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from textual.message import Message
 
@@ -17,9 +17,7 @@ from ...core.common.text import visible
 from ...core.review.journal import JournalError
 from ...core.runs.loading import FileError
 from ..widgets.baseline_diff import baseline_diff
-
-if TYPE_CHECKING:
-    from .review import ReviewScreen
+from .review_host import WorkerHost
 
 
 class BaselineLoaded(Message):
@@ -42,10 +40,18 @@ def is_baseline_view(view: str) -> bool:
     return view in BASELINE_VIEW_BY_NAME
 
 
-class BaselineActions:
-    """The review screen's baseline; it uses only the screen's public members."""
+class BaselineHost(WorkerHost, Protocol):
+    """What the baseline uses of the review screen, beyond `WorkerHost`."""
 
-    def __init__(self, screen: ReviewScreen, path: str | None) -> None:
+    def show_again(self) -> None:
+        """Filter again and show the table, summary and detail anew."""
+        ...
+
+
+class BaselineActions:
+    """The review screen's baseline: loading it, its views, applying the labels it offers."""
+
+    def __init__(self, screen: BaselineHost, path: str | None) -> None:
         self.screen = screen
         self.path = path  # `--baseline OLD`, or None
         self.baseline: Baseline | None = None

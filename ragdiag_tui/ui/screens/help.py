@@ -1,4 +1,4 @@
-"""HelpScreen: every key binding of the review screen, by section, and what the table's marks mean."""
+"""HelpScreen: every key binding of the review screen, by task, and what the table's marks mean."""
 
 from __future__ import annotations
 

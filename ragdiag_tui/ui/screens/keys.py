@@ -1,5 +1,6 @@
-"""The review screen's key bindings, and the two views of them: the help screen's
-table and the command palette's commands. One list, so all three always agree.
+"""The review screen's key bindings, and the views of them: the help screen's table by
+task (which the guide's keys page, docs/guide/keys.md, is generated from by
+scripts/keys_reference.py) and the command palette's commands. One list, so all agree.
 """
 
 from __future__ import annotations
@@ -95,6 +96,14 @@ SORT_BINDINGS: list[BindingType] = [
         "o", "sort_cycle", "Sort", show=False, tooltip="Sort by the column: ascending, descending, file order"
     ),
     Binding(
+        "less_than_sign",
+        "sort_previous_column",
+        "Sort previous column",
+        show=False,
+        key_display="<",
+        tooltip="Sort by the previous column to the left",
+    ),
+    Binding(
         "greater_than_sign",
         "sort_next_column",
         "Sort next column",
@@ -109,22 +118,29 @@ SORT_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Show or hide the table's tags, recall and precision columns (shown when there is room)",
     ),
-    Binding(
-        "less_than_sign",
-        "sort_previous_column",
-        "Sort previous column",
-        show=False,
-        key_display="<",
-        tooltip="Sort by the previous column to the left",
-    ),
 ]
 OTHER_BINDINGS: list[BindingType] = [
-    Binding("slash", "focus_filter", "Filter", key_display="/"),
-    Binding("question_mark", "help", "Keys", key_display="?"),
-    Binding("s", "statistics", "Stats"),
-    Binding("e", "export", "Export"),
     Binding(
-        "S", "stale", "Stale entries", show=False, tooltip="Journal entries made before their run changed"
+        "slash",
+        "focus_filter",
+        "Filter",
+        key_display="/",
+        tooltip="Filter as you type: id, question or any document ID; FIELD:VALUE, is:VIEW, tag:KEY terms",
+    ),
+    Binding("question_mark", "help", "Keys", key_display="?", tooltip="These keys, by task"),
+    Binding(
+        "s",
+        "statistics",
+        "Stats",
+        tooltip="Statistics: runs per stage, lucky answers, most-missed documents, spot-checks, agreement",
+    ),
+    Binding("e", "export", "Export", tooltip="Export: path, format (JSONL, CSV, JSON, Parquet), scope"),
+    Binding(
+        "S",
+        "stale",
+        "Stale entries",
+        show=False,
+        tooltip="Stale journal entries (made before their run changed): re-apply or drop them",
     ),
     Binding(
         "enter", "toggle_detail", "Detail", show=False, tooltip="Show the detail pane full size, or back"
@@ -132,7 +148,7 @@ OTHER_BINDINGS: list[BindingType] = [
     Binding(
         "escape", "clear_filters", "Clear filter", show=False, tooltip="Clear the filter, back to the table"
     ),
-    Binding("q", "app.quit", "Quit"),
+    Binding("q", "app.quit", "Quit", tooltip="Quit (asks first if a change could not be saved)"),
 ]
 VIEW_BINDINGS: list[BindingType] = [
     Binding(view.key, f"show_view('{view.name}')", view.title, show=False) for view in VIEWS
@@ -194,29 +210,52 @@ def _bindings(bindings: list[BindingType]) -> Iterator[Binding]:
         yield binding
 
 
+def _pick(bindings: list[BindingType], *keys: str) -> list[BindingType]:
+    """The bindings of `bindings` on these keys, in the order of `bindings`."""
+    return [binding for binding in _bindings(bindings) if binding.key in keys]
+
+
+def _without(bindings: list[BindingType], *keys: str) -> list[BindingType]:
+    return [binding for binding in _bindings(bindings) if binding.key not in keys]
+
+
+TAGS_SECTION = "Spot-checks (1-9: a reason tag, several at once; tag first, then label)"
+BASELINE_SECTION = "Baseline (review NEW --baseline OLD)"
+HELP_SECTION = "Help and quit"
+KEY_SECTIONS: tuple[tuple[str, list[BindingType]], ...] = (
+    ("Move", RunTable.BINDINGS + DETAIL_BINDINGS),
+    ("Label", _without(LABEL_BINDINGS, "J") + REVIEW_LOOP_BINDINGS),
+    (
+        "Views, filter and sort",
+        _without(VIEW_BINDINGS, "C")
+        + _pick(OTHER_BINDINGS, "slash", "escape", "enter")
+        + SORT_BINDINGS
+        + DOCUMENT_BINDINGS,
+    ),
+    (TAGS_SECTION, SPOT_CHECK_BINDINGS),
+    ("Team", _pick(LABEL_BINDINGS, "J") + _pick(VIEW_BINDINGS, "C") + _pick(OTHER_BINDINGS, "S")),
+    (BASELINE_SECTION, BASELINE_BINDINGS),
+    ("Statistics and export", _pick(OTHER_BINDINGS, "s", "e")),
+    (HELP_SECTION, _pick(OTHER_BINDINGS, "question_mark", "q")),
+)
+"""The keys by task, as the help screen (`?`) and the guide's keys page list them: every binding
+of SCREEN_BINDINGS in exactly one section ("Move" also holds the table's own keys)."""
+
+
 def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
-    """(section, keys, what they do) for every binding the reviewer can use."""
-    sections = (
-        ("Label", LABEL_BINDINGS),
-        ("Review loop", REVIEW_LOOP_BINDINGS + SPOT_CHECK_BINDINGS),
-        ("Move", RunTable.BINDINGS + DETAIL_BINDINGS),
-        ("Documents (their text: the run's own, or --docs FILE)", DOCUMENT_BINDINGS),
-        ("Sort", SORT_BINDINGS),
-        ("Views", VIEW_BINDINGS),
-        ("Baseline (review NEW --baseline OLD)", BASELINE_BINDINGS),
-        ("Filter and more", OTHER_BINDINGS),
-    )
-    for section, bindings in sections:
+    """(section, keys, what they do) for every binding the reviewer can use, by task."""
+    for section, bindings in KEY_SECTIONS:
         for binding in _bindings(bindings):
             keys = ", ".join(
                 binding.key_display or app.get_key_display(binding.with_key(key))
                 for key in binding.key.split(",")
             )
             yield section, keys, binding.tooltip or binding.description
-    for tag in getattr(app, "reason_tags", ()):
-        yield "Reason tags (toggle; several at once)", str(tag.number), tag.name
-    yield "Filter and more", "tab", "Move focus between the table, detail and filter"
-    yield "Filter and more", app.get_key_display(Binding("ctrl+p", "")), "Command palette"
+        if section == TAGS_SECTION:
+            for tag in getattr(app, "reason_tags", ()):
+                yield section, str(tag.number), tag.name
+    yield HELP_SECTION, "tab", "Move focus between the table, detail and filter"
+    yield HELP_SECTION, app.get_key_display(Binding("ctrl+p", "")), "Command palette: every action by name"
 
 
 def commands(screen: Screen[object]) -> Iterator[tuple[str, str, Callable[[], object]]]:

@@ -15,14 +15,24 @@ from ...core.review.state import Review
 from ...core.runs.stages import S_INVALID
 
 if TYPE_CHECKING:
-    from .review import ReviewScreen
+    from .review_host import ReviewHost
+    from .run_index import RunIndex
+    from .showing import Showing
 
 
 class Labelling:
-    """The review screen's labelling actions; it uses only the screen's public members."""
+    """The review screen's labelling actions, on the run under the cursor.
 
-    def __init__(self, screen: ReviewScreen) -> None:
+    A changed run is shown by `showing`; an undone one is brought into view by `index`;
+    `labelled(row)` is called after a label is set on `row` (to move on, say)."""
+
+    def __init__(
+        self, screen: ReviewHost, index: RunIndex, showing: Showing, labelled: Callable[[int], None]
+    ) -> None:
         self.screen = screen
+        self.index = index
+        self.showing = showing
+        self.labelled = labelled
 
     def editable_row(self) -> int | None:
         """The run under the cursor if it can be changed now, else None (and say why)."""
@@ -51,7 +61,7 @@ class Labelling:
             change(review, row)
         except JournalError as exc:
             self.not_saved(exc)
-        self.screen.show_changed_run(row)
+        self.showing.changed_run(row)
 
     def not_saved(self, exc: JournalError) -> None:
         self.screen.tell(
@@ -62,10 +72,16 @@ class Labelling:
         )
 
     def set_label(self, label: bool) -> None:
-        self.change_run(lambda review, row: review.set_label(row, label))
+        self._label(lambda review, row: review.set_label(row, label))
 
     def toggle_label(self) -> None:
-        self.change_run(Review.toggle_label)
+        self._label(Review.toggle_label)
+
+    def _label(self, change: Callable[[Review, int], None]) -> None:
+        row = self.screen.table.cursor_row
+        self.change_run(change)
+        if row is not None:
+            self.labelled(row)
 
     def clear_label(self) -> None:
         self.change_run(Review.clear_label)
@@ -98,5 +114,5 @@ class Labelling:
         if row is None:
             screen.tell("Nothing to undo.")
             return
-        screen.bring_into_view(row)
-        screen.show_changed_run(row)
+        self.index.bring_into_view(row)
+        self.showing.changed_run(row)

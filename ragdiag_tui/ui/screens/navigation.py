@@ -1,61 +1,54 @@
 """Moving and ordering in the review screen: sorting by any column, jumping to the next
-unreviewed run, moving between runs in the full-size detail, and moving on after a label.
+unreviewed run, and moving on after a label.
 
 Sorting keys: `o` cycles the sort column's order (ascending, descending, file order),
 `<` and `>` sort by the previous or next column; a click on a column's title cycles it.
+The run index (run_index.py) puts the rows in the order chosen.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
-from ...core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER, SORT_COLUMNS, sort_rows
-from ..widgets.run_table import SORT_ARROWS
+from ...core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER, SORT_COLUMNS
+from .review_host import ReviewHost
 
 if TYPE_CHECKING:
-    from .review import ReviewScreen
+    from .run_index import RunIndex
+    from .showing import Showing
 
 NEXT_ORDER = {ASCENDING: DESCENDING, DESCENDING: FILE_ORDER, FILE_ORDER: ASCENDING}
 
 
-def position_of(rows: Sequence[int], row: int, in_file_order: bool) -> int | None:
-    """Where `row` stands in `rows`, or None if it is not there."""
-    if in_file_order:
-        at = bisect_left(rows, row)
-        return at if at < len(rows) and rows[at] == row else None
-    try:
-        return rows.index(row)
-    except ValueError:
-        return None
+class NavigationHost(ReviewHost, Protocol):
+    """What sorting and moving use of the review screen, beyond `ReviewHost`."""
+
+    sort_column: str
+    sort_direction: int
+    auto_advance: bool
+
+    @property
+    def spot_check(self) -> str | None:
+        """The spot-check shown, or None."""
+        ...
 
 
 class Navigation:
-    """The review screen's sorting and moving; it uses only the screen's public members."""
+    """The review screen's sorting and moving, over the rows of `index`.
 
-    def __init__(self, screen: ReviewScreen) -> None:
+    `showing` shows the counts (with the auto-advance flag); `held` tells which runs other
+    reviewers are on now (row -> reviewer), to skip them."""
+
+    def __init__(
+        self, screen: NavigationHost, index: RunIndex, showing: Showing, held: Callable[[], dict[int, str]]
+    ) -> None:
         self.screen = screen
+        self.index = index
+        self.showing = showing
+        self.held = held
 
     # -- sorting ----------------------------------------------------------------
-
-    @property
-    def in_file_order(self) -> bool:
-        """Whether the rows stand in file order (not sorted, not a spot-check's sample order)."""
-        return self.screen.sort_direction == FILE_ORDER and self.screen.spot_check is None
-
-    def sorted_rows(self, rows: list[int]) -> list[int]:
-        """`rows` (in file order) in the order the reviewer chose."""
-        screen = self.screen
-        if screen.sort_direction == FILE_ORDER or screen.review is None:
-            return rows
-        return sort_rows(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
-
-    def order_text(self) -> str | None:
-        """The order shown in the filter bar, e.g. 'stage ▼'; None in file order."""
-        if self.screen.sort_direction == FILE_ORDER:
-            return None
-        return f"{self.screen.sort_column} {SORT_ARROWS[self.screen.sort_direction]}"
 
     def sort_by(self, column: str, direction: int) -> None:
         screen = self.screen
@@ -64,7 +57,7 @@ class Navigation:
             return
         screen.sort_column, screen.sort_direction = column, direction
         screen.table.show_sort(column, direction)
-        screen.refilter()
+        self.index.refilter()
 
     def cycle_order(self) -> None:
         self.sort_by(self.screen.sort_column, NEXT_ORDER[self.screen.sort_direction])
@@ -87,7 +80,7 @@ class Navigation:
     def jump_unreviewed(self, step: int) -> None:
         """Move to the next (step 1) or previous (-1) unreviewed run of the view, wrapping."""
         screen = self.screen
-        if screen.review is None or not screen.rows:
+        if screen.review is None or not self.index.rows:
             return
         found = self.find_unreviewed(screen.table.cursor, step)
         if found is None:
@@ -104,10 +97,10 @@ class Navigation:
         Runs another reviewer is on (a shared store's reservations) are skipped: two
         reviewers working one spot-check are handed different runs."""
         screen = self.screen
-        review, rows = screen.review, screen.rows
+        review, rows = screen.review, self.index.rows
         assert review is not None
         is_reviewed, is_valid = review.is_reviewed, screen.store.is_valid
-        held = screen.live.held() if screen.live is not None else {}  # runs others are on
+        held = self.held()  # runs others are on
         count = len(rows)
         for offset in range(1, count + 1):
             index = (start + step * offset) % count
@@ -125,11 +118,11 @@ class Navigation:
             screen.tell("Auto-advance on: after a label, the cursor moves to the next unreviewed run.")
         else:
             screen.tell("Auto-advance off.")
-        screen.show_summary()
+        self.showing.counts()
 
     def moves_on(self) -> bool:
         """Whether a label moves the cursor on: always in a spot-check, else when toggled on."""
-        return self.screen.auto_advance or self.screen.in_spot_check()
+        return self.screen.auto_advance or self.screen.spot_check is not None
 
     def labelled(self, row: int) -> None:
         """After a label on `row`: on to the next unreviewed run, if the reviewer wants that."""
@@ -141,5 +134,5 @@ class Navigation:
         found = self.find_unreviewed(screen.table.cursor, 1)
         if found is not None:
             screen.table.cursor = found[0]
-        elif screen.in_spot_check():
+        elif screen.spot_check is not None:
             screen.tell("Every run of the spot-check is reviewed.", title="Spot-check done")

@@ -5,53 +5,68 @@ in the summary bar, and reason tags on the number keys 1-9.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from textual.content import Content
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ...core.analysis.sampling import Sample
 from ...core.common.text import visible
 from ...core.review.journal import JournalError, SpotCheck, utc_now
-from ...core.review.tags import tag_by_number
+from ...core.review.tags import DEFAULT_TAGS, tag_by_number
+from ..typeahead import focus_now
+from .review_host import ReviewHost
+from .spot_checks import progress_text
 
 if TYPE_CHECKING:
-    from .review import ReviewScreen
+    from .labelling import Labelling
+    from .navigation import Navigation
+    from .showing import Showing
 
 
-def progress_text(name: str, size: int, reviewed: int, held: int, overturned: int) -> str:
-    """`lucky-50: 18/50 reviewed · 12 held · 6 overturned`."""
-    return f"{visible(name)}: {reviewed}/{size} reviewed · {held} held · {overturned} overturned"
+class SpotCheckHost(ReviewHost, Protocol):
+    """What spot-checks and reason tags use of the review screen, beyond `ReviewHost`."""
+
+    @property
+    def spot_check(self) -> str | None:
+        """The spot-check shown, or None."""
+        ...
+
+    @property
+    def view(self) -> str:
+        """The active view (a sample is drawn from it)."""
+        ...
+
+    @property
+    def search(self) -> str:
+        """The filter's text (a sample is drawn within it)."""
+        ...
+
+    @property
+    def rows(self) -> Sequence[int]:
+        """The rows the table shows, in its order."""
+        ...
+
+    def show_spot_check(self, name: str) -> None:
+        """Show the runs of spot-check `name` (a known one), in sample order."""
+        ...
 
 
 class SpotChecking:
-    """The review screen's spot-check actions; it uses only the screen's public members."""
+    """The review screen's spot-check actions and reason tags.
 
-    def __init__(self, screen: ReviewScreen) -> None:
+    A tag is a change `labelling` makes; `navigation` finds where a spot-check goes on;
+    `showing` shows its progress in the summary."""
+
+    def __init__(
+        self, screen: SpotCheckHost, labelling: Labelling, navigation: Navigation, showing: Showing
+    ) -> None:
         self.screen = screen
-
-    def rows(self, name: str) -> list[int]:
-        """The spot-check's runs that are in the file, in sample order."""
-        screen = self.screen
-        assert screen.review is not None
-        store = screen.store
-        row_of = store.row_of
-        # A sample of a view with invalid lines names each by its line (sampling.population_ids).
-        line_of = {f"line {store.lines[row]}": row for row in store.errors}
-        found = (row_of.get(run_id, line_of.get(run_id)) for run_id in screen.review.spot_checks[name].ids)
-        return [row for row in found if row is not None]
-
-    def summary_lead(self) -> list[Content]:
-        screen = self.screen
-        name, review = screen.spot_check, screen.review
-        if name is None or review is None or name not in review.spot_checks:
-            return []
-        reviewed, held, overturned = review.spot_check_progress(name)
-        size = len(review.spot_checks[name].ids)
-        text = progress_text(name, size, reviewed, held, overturned)
-        return [Content.assemble((text, ".stage-summary--lead"))]
+        self.labelling = labelling
+        self.navigation = navigation
+        self.showing = showing
 
     def open(self, name: str) -> None:
-        """Show only the runs of spot-check `name`, in sample order."""
+        """Show only the runs of spot-check `name`, in sample order, the cursor on the first
+        one still to review (so a spot-check reopened the next day goes on where it was)."""
         screen = self.screen
         review = screen.review
         if review is None:
@@ -61,7 +76,14 @@ class SpotChecking:
             known = ", ".join(sorted(map(visible, review.spot_checks))) or "none yet (D draws one)"
             screen.tell(f"No spot-check named {visible(name)!r}. Spot-checks: {known}.", severity="error")
             return
-        screen.open_spot_check(name)
+        screen.show_spot_check(name)
+        self.showing.counts()
+        screen.table.cursor = 0
+        if screen.rows and review.is_reviewed(screen.rows[0]):
+            found = self.navigation.find_unreviewed(0, 1)
+            if found is not None:
+                screen.table.cursor = found[0]
+        focus_now(screen.table)
 
     def choose(self) -> None:
         """Pick a spot-check from a list (K)."""
@@ -126,8 +148,8 @@ class SpotChecking:
 
     def toggle_tag(self, number: int) -> None:
         screen = self.screen
-        tag = tag_by_number(screen.reason_tags, number)
+        tag = tag_by_number(getattr(screen.app, "reason_tags", DEFAULT_TAGS), number)  # the app's --tags
         if tag is None:
             screen.tell(f"No reason tag on {number}: the tags in force are listed under ?.")
             return
-        screen.labelling.change_run(lambda review, row: review.toggle_tag(row, tag.key))
+        self.labelling.change_run(lambda review, row: review.toggle_tag(row, tag.key))

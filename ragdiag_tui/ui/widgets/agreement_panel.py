@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ...core.analysis.agreement import Agreement, figure, percent
 from ...core.common.text import visible
-from .run_table import fit
+from .table_columns import fit
 
 MAX_NAME = 24  # cells of the name column; a longer reviewer name is cut with an ellipsis
 LOW_KAPPA = 0.4  # below it agreement is at best "fair" (Landis and Koch): worth a look
@@ -31,6 +31,12 @@ def _c(name: str) -> str:
     return f".agreement-panel--{name}"
 
 
+LEGEND = (
+    "runs: labelled by both · agree: same label · kappa: agreement beyond chance "
+    "(1 perfect, 0 chance, below 0.4 marked)"
+)
+
+
 def agreement_content(result: Agreement | None) -> Content:
     """The panel's text; None means blind mode."""
     if result is None:
@@ -42,58 +48,62 @@ def agreement_content(result: Agreement | None) -> Content:
     pair_names = [" · ".join(visible(name) for name in pair.reviewers) for pair in result.pairs]
     file_names = [visible(one.reviewer) for one in result.with_file]
     width = min(MAX_NAME, max(map(cell_len, pair_names + file_names + ["reviewers"])))
+    lines += pair_lines(result, pair_names, width)
+    lines.append(alpha_lines(result))
+    lines.append(Content.assemble("\n", ("Each reviewer against the file's labels", _c("heading"))))
+    lines.append(header("reviewer", width))
+    for name, one in zip(file_names, result.with_file, strict=True):
+        lines.append(row(name, width, one.overlap, one.agreement, one.kappa, one.kappa_reason))
+    lines.append(Content.assemble("\n", (LEGEND, _c("muted"))))
+    return Content("\n").join(lines)
 
-    def header(title: str) -> Content:
-        text = f"{fit(title, width)}  {'runs':>7}  {'agree':>6}  {'kappa':>6}"
-        return Content.assemble((text, _c("muted")))
 
-    def row(name: str, overlap: int, agree: float | None, kappa: float | None, why: str | None) -> Content:
-        low = kappa is not None and kappa < LOW_KAPPA
-        line = Content.assemble(
-            f"{fit(name, width)}  {overlap:>7,}  {percent(agree):>6}  ",
-            (f"{figure(kappa):>6}", _c("low") if low else _c("muted") if kappa is None else ""),
-        )
-        if kappa is None and why:
-            return Content.assemble(line, "\n", (f"  {why}", _c("muted")))
-        return line
+def header(title: str, width: int) -> Content:
+    """The titles of a table of figures, its name column `width` cells wide."""
+    text = f"{fit(title, width)}  {'runs':>7}  {'agree':>6}  {'kappa':>6}"
+    return Content.assemble((text, _c("muted")))
 
+
+def row(
+    name: str, width: int, overlap: int, agree: float | None, kappa: float | None, why: str | None
+) -> Content:
+    """One line of figures; an undefined kappa's reason on the line under it."""
+    low = kappa is not None and kappa < LOW_KAPPA
+    line = Content.assemble(
+        f"{fit(name, width)}  {overlap:>7,}  {percent(agree):>6}  ",
+        (f"{figure(kappa):>6}", _c("low") if low else _c("muted") if kappa is None else ""),
+    )
+    if kappa is None and why:
+        return Content.assemble(line, "\n", (f"  {why}", _c("muted")))
+    return line
+
+
+def pair_lines(result: Agreement, pair_names: list[str], width: int) -> list[Content]:
+    """The figures of each pair of reviewers, or why there are none."""
     if result.pairs:
-        lines.append(header("reviewers"))
+        lines = [header("reviewers", width)]
         for name, pair in zip(pair_names, result.pairs, strict=True):
-            lines.append(row(name, pair.overlap, pair.agreement, pair.kappa, pair.kappa_reason))
-    elif len(result.reviewers) == 1:
+            lines.append(row(name, width, pair.overlap, pair.agreement, pair.kappa, pair.kappa_reason))
+        return lines
+    if len(result.reviewers) == 1:
         only = visible(result.reviewers[0])
-        lines.append(Content.assemble((f"Only {only} has labelled runs: agreement needs two.", _c("muted"))))
-    else:
-        lines.append(Content.assemble(("No two reviewers labelled a run in common.", _c("muted"))))
+        return [Content.assemble((f"Only {only} has labelled runs: agreement needs two.", _c("muted")))]
+    return [Content.assemble(("No two reviewers labelled a run in common.", _c("muted")))]
+
+
+def alpha_lines(result: Agreement) -> Content:
+    """Krippendorff's alpha over the runs with two or more labels, or why it is undefined."""
     alpha = (
         Content.assemble((figure(result.alpha), _c("low") if result.alpha < LOW_KAPPA else ""))
         if result.alpha is not None
         else Content.assemble(("n/a", _c("muted")), (f"  {result.alpha_reason}", _c("muted")))
     )
-    lines.append(
-        Content.assemble(
-            "\n",
-            ("Krippendorff's alpha ", _c("key")),
-            alpha,
-            (f"\nover {result.pairable:,} runs with two or more labels", _c("muted")),
-        )
+    return Content.assemble(
+        "\n",
+        ("Krippendorff's alpha ", _c("key")),
+        alpha,
+        (f"\nover {result.pairable:,} runs with two or more labels", _c("muted")),
     )
-    lines.append(Content.assemble("\n", ("Each reviewer against the file's labels", _c("heading"))))
-    lines.append(header("reviewer"))
-    for name, one in zip(file_names, result.with_file, strict=True):
-        lines.append(row(name, one.overlap, one.agreement, one.kappa, one.kappa_reason))
-    lines.append(
-        Content.assemble(
-            "\n",
-            (
-                "runs: labelled by both · agree: same label · kappa: agreement beyond chance "
-                "(1 perfect, 0 chance, below 0.4 marked)",
-                _c("muted"),
-            ),
-        )
-    )
-    return Content("\n").join(lines)
 
 
 class AgreementPanel(VerticalScroll, can_focus=True):

@@ -14,6 +14,7 @@ from textual.content import Content
 from ...core.analysis.baseline import NO_RUN, NOT_COMPARABLE, Baseline
 from ...core.common.text import visible
 from ...core.runs.stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL
+from .detail_text import detail_class
 from .stages import STAGE_TITLES, label_word, stage_style
 
 if TYPE_CHECKING:
@@ -25,8 +26,7 @@ MAX_ID = 1000  # characters of one ID shown
 KEY_WIDTH = 10
 
 
-def _c(name: str) -> str:
-    return f".run-detail--{name}"
+_c = detail_class
 
 
 def _ids(value: Any) -> list[str]:
@@ -89,58 +89,31 @@ def baseline_diff(baseline: Baseline, store: RunStore, review: Review | None, ro
     title = Content.assemble(
         ("Before → after", _c("heading")), (f"  baseline {visible(baseline.name)}", _c("muted"))
     )
-    if was == NO_RUN:
-        return Content("\n").join(
-            [title, Content.assemble(("  new: the baseline has no run of this id", _c("muted")))]
-        )
-    old_store = baseline.old
     old_row = baseline.old_row.get(row)
+    if was == NO_RUN:
+        return Content("\n").join([title, _muted("  new: the baseline has no run of this id")])
     if was == NOT_COMPARABLE or old_row is None:
         return Content("\n").join(
-            [
-                title,
-                Content.assemble(
-                    ("  not comparable: the baseline's run of this id asks another question", _c("muted"))
-                ),
-            ]
+            [title, _muted("  not comparable: the baseline's run of this id asks another question")]
         )
     now = store.stage[row]
-    word, style = _movement(was, now)
-    lines = [
-        title,
-        Content.assemble(
-            ("Stage".ljust(KEY_WIDTH - 1), _c("key")),  # the stage chips start with a space
-            (f" {STAGE_TITLES[was]} ", stage_style(was)),
-            " → ",
-            (f" {STAGE_TITLES[now]} ", stage_style(now)),
-            "  ",
-            (word, _c(style)),
-        ),
-    ]
+    lines = [title, stage_line(was, now)]
     if was == S_INVALID or now == S_INVALID:
         return Content("\n").join(lines)
-    before, after = old_store.run_object(old_row), store.run_object(row)
-    old_label = baseline.old_label(old_row)
-    new_label = review.label(row) if review is not None else None
+    before, after = baseline.old.run_object(old_row), store.run_object(row)
     lines.append(
-        Content.assemble(
-            ("Label".ljust(KEY_WIDTH), _c("key")),
-            f"{label_word(old_label)} → {label_word(new_label)}",
-            ("" if old_label == new_label else "  changed", _c("heading")),
-        )
+        _before_after("Label", baseline.old_label(old_row), review.label(row) if review is not None else None)
     )
     for name in ("question", "answer"):
         if before.get(name) != after.get(name):
-            lines.append(
-                Content.assemble((name.capitalize().ljust(KEY_WIDTH), _c("key")), ("changed", _c("heading")))
-            )
+            lines.append(_key_line(name.capitalize(), ("changed", _c("heading"))))
     lines += id_changes("Required", before.get("required"), after.get("required"))
     lines += id_changes("Supplied", before.get("context"), after.get("context"))
     offer = baseline.offers.get(row)
     if offer is not None and review is not None and not review.is_reviewed(row):
         lines.append(
-            Content.assemble(
-                ("Offered".ljust(KEY_WIDTH), _c("key")),
+            _key_line(
+                "Offered",
                 (label_word(offer.label), _c("reviewer")),
                 (
                     f"  by {visible(offer.reviewer)} in the baseline's review; O applies the offered labels",
@@ -149,3 +122,32 @@ def baseline_diff(baseline: Baseline, store: RunStore, review: Review | None, ro
             )
         )
     return Content("\n").join(lines)
+
+
+def stage_line(was: int, now: int) -> Content:
+    """The run's stage before and after, as chips, and what the change means."""
+    word, style = _movement(was, now)
+    return Content.assemble(
+        ("Stage".ljust(KEY_WIDTH - 1), _c("key")),  # the stage chips start with a space
+        (f" {STAGE_TITLES[was]} ", stage_style(was)),
+        " → ",
+        (f" {STAGE_TITLES[now]} ", stage_style(now)),
+        "  ",
+        (word, _c(style)),
+    )
+
+
+def _before_after(name: str, old_label: bool | None, new_label: bool | None) -> Content:
+    return _key_line(
+        name,
+        f"{label_word(old_label)} → {label_word(new_label)}",
+        ("" if old_label == new_label else "  changed", _c("heading")),
+    )
+
+
+def _key_line(name: str, *value: str | tuple[str, str]) -> Content:
+    return Content.assemble((name.ljust(KEY_WIDTH), _c("key")), *value)
+
+
+def _muted(text: str) -> Content:
+    return Content.assemble((text, _c("muted")))

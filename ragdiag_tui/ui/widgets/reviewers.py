@@ -18,17 +18,17 @@ from rich.cells import cell_len
 from textual.content import Content
 
 from ...core.common.text import visible
+from .detail_text import detail_class
 from .stages import CONFLICT_MARK, label_word
 
 if TYPE_CHECKING:
     from ...core.review.state import Review
 
 MAX_NAME = 16  # cells of the name column; a longer name is cut with an ellipsis
-INDENT = " " * 15  # the detail pane's value column (`run_detail.field_line`)
+INDENT = " " * 15  # the detail pane's value column (`detail_text.field_line`)
 
 
-def _c(name: str) -> str:
-    return f".run-detail--{name}"
+_c = detail_class
 
 
 def when(at: str) -> str:

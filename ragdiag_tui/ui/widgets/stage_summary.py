@@ -63,73 +63,11 @@ class StageSummary(Static):
         there are some); `conflicts` runs whose reviewers disagree (shown when there are
         some); `hidden`, in blind mode, the runs whose stage is not told until labelled."""
         runs = sum(counts) - counts[S_INVALID] + (hidden or 0)
-        tail: list[Content] = []
-        if stale:
-            tail.append(
-                Content.assemble(
-                    ("│ ", ".stage-summary--muted"),
-                    ("stale ", ".stage-summary--stale"),
-                    (f"{stale:,}", ".stage-summary--stale"),
-                    (" (S)", ".stage-summary--muted"),
-                )
-            )
-        if conflicts:
-            tail.append(
-                Content.assemble(
-                    ("│ ", ".stage-summary--muted"),
-                    (f"{CONFLICT_MARK} ", ".stage-summary--conflict"),
-                    "conflicts ",
-                    (f"{conflicts:,}", ".stage-summary--conflict"),
-                )
-            )
-        if hidden is not None:
-            tail.append(
-                Content.assemble(
-                    ("│ ", ".stage-summary--muted"),
-                    "blind ",
-                    (f"{hidden:,}", ".stage-summary--count"),
-                    (" hidden", ".stage-summary--muted"),
-                )
-            )
-        tail += [Content.assemble((f"({flag})", ".stage-summary--muted")) for flag in flags]
+        tail = _tail(stale, conflicts, hidden) + [_muted(f"({flag})") for flag in flags]
         if loading:
-            tail.append(Content.assemble(("(loading…)", ".stage-summary--muted")))
-        full = [
-            Content.assemble(
-                ("● ", stage_style(code)),
-                f"{title} ",
-                (f"{counts[code]:,}", ".stage-summary--count"),
-            )
-            for code, title in enumerate(STAGE_TITLES)
-        ]
-        short = [
-            Content.assemble(f"{title} ", (_compact(counts[code]), stage_style(code)))
-            for code, title in enumerate(SHORT_TITLES)
-            if counts[code] or code != S_INVALID
-        ]
-        review_full = [
-            Content.assemble(
-                ("│ ", ".stage-summary--muted"),
-                (f"{LUCKY_MARK} ", ".stage-summary--lucky"),
-                "lucky ",
-                (_number(lucky), ".stage-summary--lucky"),
-            ),
-            Content.assemble(
-                ("│ ", ".stage-summary--muted"),
-                "reviewed ",
-                (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count"),
-            ),
-        ]
-        review_short = [
-            Content.assemble(
-                ("│ ", ".stage-summary--muted"), (f"{LUCKY_MARK} {_short(lucky)}", ".stage-summary--lucky")
-            ),
-            Content.assemble(
-                ("│ ", ".stage-summary--muted"),
-                "reviewed ",
-                (f"{_short(reviewed)}/{_compact(runs)}", ".stage-summary--count"),
-            ),
-        ]
+            tail.append(_muted("(loading…)"))
+        full, short = _stage_items(counts)
+        review_full, review_short = _review_items(lucky, reviewed, runs)
         lead = list(lead)
         stages = [Content(" ").join(short)]
         self._forms = [
@@ -143,9 +81,7 @@ class StageSummary(Static):
     def show_status(self, status: str | None) -> None:
         """A word about the review store (e.g. PostgreSQL offline), shown last in every form."""
         self._status = (
-            []
-            if status is None
-            else [Content.assemble(("│ ", ".stage-summary--muted"), (status, ".stage-summary--status"))]
+            [] if status is None else [Content.assemble(SEPARATOR, (status, ".stage-summary--status"))]
         )
         self._lay_out()
 
@@ -178,6 +114,82 @@ class StageSummary(Static):
         same_height = line_count == self._line_count
         self._line_count = line_count
         self.update(content, layout=not same_height)
+
+
+SEPARATOR = ("│ ", ".stage-summary--muted")
+
+
+def _muted(text: str) -> Content:
+    return Content.assemble((text, ".stage-summary--muted"))
+
+
+def _tail(stale: int, conflicts: int, hidden: int | None) -> list[Content]:
+    """The stale journal entries, the conflicts and the hidden runs, each when there are some."""
+    tail: list[Content] = []
+    if stale:
+        tail.append(
+            Content.assemble(
+                SEPARATOR,
+                ("stale ", ".stage-summary--stale"),
+                (f"{stale:,}", ".stage-summary--stale"),
+                (" (S)", ".stage-summary--muted"),
+            )
+        )
+    if conflicts:
+        tail.append(
+            Content.assemble(
+                SEPARATOR,
+                (f"{CONFLICT_MARK} ", ".stage-summary--conflict"),
+                "conflicts ",
+                (f"{conflicts:,}", ".stage-summary--conflict"),
+            )
+        )
+    if hidden is not None:
+        tail.append(
+            Content.assemble(
+                SEPARATOR,
+                "blind ",
+                (f"{hidden:,}", ".stage-summary--count"),
+                (" hidden", ".stage-summary--muted"),
+            )
+        )
+    return tail
+
+
+def _stage_items(counts: Sequence[int]) -> tuple[list[Content], list[Content]]:
+    """The count of each stage, in full and short (the invalid one only when there are some)."""
+    full = [
+        Content.assemble(
+            ("● ", stage_style(code)), f"{title} ", (f"{counts[code]:,}", ".stage-summary--count")
+        )
+        for code, title in enumerate(STAGE_TITLES)
+    ]
+    short = [
+        Content.assemble(f"{title} ", (_compact(counts[code]), stage_style(code)))
+        for code, title in enumerate(SHORT_TITLES)
+        if counts[code] or code != S_INVALID
+    ]
+    return full, short
+
+
+def _review_items(lucky: int | None, reviewed: int | None, runs: int) -> tuple[list[Content], list[Content]]:
+    """The lucky answers and the review's progress, in full and short."""
+    full = [
+        Content.assemble(
+            SEPARATOR,
+            (f"{LUCKY_MARK} ", ".stage-summary--lucky"),
+            "lucky ",
+            (_number(lucky), ".stage-summary--lucky"),
+        ),
+        Content.assemble(SEPARATOR, "reviewed ", (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count")),
+    ]
+    short = [
+        Content.assemble(SEPARATOR, (f"{LUCKY_MARK} {_short(lucky)}", ".stage-summary--lucky")),
+        Content.assemble(
+            SEPARATOR, "reviewed ", (f"{_short(reviewed)}/{_compact(runs)}", ".stage-summary--count")
+        ),
+    ]
+    return full, short
 
 
 def _number(value: int | None) -> str:
