@@ -56,9 +56,6 @@ from .stages import (  # noqa: F401
 L_NONE, L_TRUE, L_FALSE = 0, 1, 2
 
 
-_LABEL_CODE = {True: L_TRUE, False: L_FALSE}
-
-
 _decode = decode  # huge integers and NaN/Infinity as Python numbers (see jsonutil)
 
 
@@ -191,13 +188,15 @@ class RunStore:
         self._next_announce += ANNOUNCE_EVERY
 
     def _run_adder(self) -> Callable[..., None]:
-        """`add_run` for this store: the hot loop of loading, so the columns' appends
-        are bound once, here, and each run costs one call and one append per column."""
-        store, ids, lines, stage_column, file_label = self, self.ids, self.lines, self.stage, self.file_label
+        """`add_run` for this store: the hot loop of loading, so every column's append
+        is bound once, here, and each run costs one call and one append per column."""
+        store, ids = self, self.ids
+        add_id, add_line = ids.append, self.lines.append
+        add_stage, add_label = self.stage.append, self.file_label.append
         n_required, n_context = self.n_required.append, self.n_context.append
         questions, search_text, missing_of = self.questions.append, self.search_text.append, self.missing
-        expected_of, blob, offsets = self.expected, self._blob, self._offsets.append
-        label_codes = _LABEL_CODE
+        expected_of, blob = self.expected, self._blob
+        add_raw, offsets = blob.extend, self._offsets.append
 
         def add_run(
             line: int,
@@ -214,10 +213,10 @@ class RunStore:
             row = len(ids)
             if row == store._next_announce:
                 store._told(row)
-            ids.append(run_id)
-            lines.append(line)
-            stage_column.append(stage)
-            file_label.append(label_codes.get(label, L_NONE) if label.__class__ is bool else L_NONE)
+            add_id(run_id)
+            add_line(line)
+            add_stage(stage)
+            add_label(L_TRUE if label is True else L_FALSE if label is False else L_NONE)
             required = required or ()
             context = context or ()
             n_required(len(required))
@@ -229,7 +228,7 @@ class RunStore:
             search_text("\n".join((run_id, question, *required, *context)).casefold())
             if expected is not NO_EXPECTED:
                 expected_of[row] = expected
-            blob.extend(raw)
+            add_raw(raw)
             offsets(len(blob))
 
         return add_run
