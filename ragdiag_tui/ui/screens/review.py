@@ -21,7 +21,6 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from ...core.analysis.sorting import FILE_ORDER
 from ...core.common.text import visible
@@ -30,6 +29,7 @@ from ...core.runs.store import RunStore
 from ..live import LiveReview, LogStatusChanged, ReviewChangedElsewhere
 from ..typeahead import focus_now
 from ..widgets.filter_bar import FilterBar
+from ..widgets.key_footer import KeyFooter
 from ..widgets.run_detail import RunDetail
 from ..widgets.run_table import RunTable
 from ..widgets.stage_summary import StageSummary
@@ -98,13 +98,13 @@ class ReviewScreen(Screen[None]):
         with Horizontal(id="panes"):
             yield RunTable(empty_message="Loading…", id="runs")
             yield RunDetail(id="detail")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 100 columns the footer's keys need the room of the palette hint (ctrl+p
         # still works, and the help screen lists it), and there is no room for `. Docs`.
         wide = event.size.width >= FOOTER_PALETTE_WIDTH
-        self.query_one(Footer).show_command_palette = wide
+        self.query_one(KeyFooter).show_command_palette = wide
         if show_in_footer(self._bindings.key_to_bindings, "next_document", wide):
             self.refresh_bindings()
 

@@ -145,7 +145,7 @@ class RunIndex:
             table = self.screen.table
             cursor = table.cursor
             self.rows = range(count)
-            table.show_rows(self.screen.store, None, self.rows, cursor)
+            table.show_rows(self.screen.store, None, self.rows, cursor, retell=False)
         self.show_state()
 
     def refilter(self) -> None:

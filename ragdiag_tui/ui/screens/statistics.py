@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.analysis.agreement import review_agreement
@@ -31,6 +31,7 @@ from ...core.review.tags import DEFAULT_TAGS
 from ...core.runs.store import RunStore, store_means
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
+from ..widgets.key_footer import KeyFooter
 from ..widgets.spot_check_panel import SpotCheckPanel
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
@@ -122,7 +123,7 @@ class StatisticsScreen(Screen[str | None]):
                 else:
                     yield Static("No run misses any required document.", markup=False)
         yield AgreementPanel(self.agreement, id="stats-agreement")
-        yield Footer()
+        yield KeyFooter()
 
     def _documents_heading(self) -> str:
         shown, total = len(self.documents), self.missed_count

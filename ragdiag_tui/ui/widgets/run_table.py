@@ -147,13 +147,18 @@ class RunTable(ScrollView, can_focus=True):
         review: Review | None,
         rows: Sequence[int],
         cursor: int = 0,
+        *,
+        retell: bool = True,
     ) -> None:
-        """Show `rows` (row numbers) with the cursor at position `cursor`."""
+        """Show `rows` (row numbers) with the cursor at position `cursor`. The run under
+        the cursor is told afresh, moved or not, unless `retell` is False (more rows of
+        the same index arrived while loading: the run shown is the same)."""
         self.store, self.review, self.rows = store, review, rows
         self._columns.widen_for(store)
         self._update_virtual_size()
         self.refresh()
-        self._last_posted = -1  # the run under the cursor is told afresh, moved or not
+        if retell:
+            self._last_posted = -1
         self.cursor = cursor
         self._scroll_cursor_into_view()
         self._post_cursor()
