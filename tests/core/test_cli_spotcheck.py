@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.cli import main
 
@@ -90,7 +92,9 @@ def lucky_file(write_runs: WriteRuns, lucky: int = 30, other: int = 20) -> Path:
     return write_runs(runs)
 
 
-def journal_label(path: Path, run_id: str, label: bool, tags: list[str] | None = None) -> None:
+def journal_label(
+    path: Path, run_id: str, label: bool, tags: list[str] | None = None, reviewer: str = "al"
+) -> None:
     """Append a reviewer's label line, as the app journals it."""
     record = {
         "v": 1,
@@ -98,7 +102,7 @@ def journal_label(path: Path, run_id: str, label: bool, tags: list[str] | None =
         "label": label,
         "note": "",
         "tags": tags or [],
-        "reviewer": "al",
+        "reviewer": reviewer,
         "at": "2026-11-30T00:00:00.000000Z",
     }
     with open(f"{path}.review.jsonl", "a", encoding="utf-8") as journal:
@@ -301,8 +305,49 @@ def test_stats_json_reports_each_spot_check(
     assert set(report["tags"]["answer-wrong"]["rate"]) == {"estimate", "low", "high"}
     code, text, _ = run_cli(capsys, "stats", path)
     assert "lucky-4: the file's label was overturned on an estimated 67% of lucky answers (95% CI" in text
-    assert "3 of 30 reviewed (1 of the 4 sampled still to review)" in text
+    assert (
+        "3 of 30 reviewed: 1 held, 2 overturned, 0 in conflict (1 of the 4 sampled still to review)" in text
+    )
     assert "Answer is actually wrong (answer-wrong): 1 of 3" in text
+
+
+def test_stats_and_export_count_a_conflict_apart_and_its_tags_nowhere(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = lucky_file(write_runs)
+    _, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "4", "--seed", "2", "--json")
+    ids = json.loads(out)["ids"]
+    journal_label(path, ids[0], False, ["answer-wrong"])  # overturned, agreed by both
+    journal_label(path, ids[0], False, ["answer-wrong"], reviewer="bo")
+    journal_label(path, ids[1], True, [])  # held
+    journal_label(path, ids[2], False, ["answer-wrong"])  # in conflict: the file's label stays
+    journal_label(path, ids[2], True, ["supported-elsewhere"], reviewer="bo")
+    _, out, _ = run_cli(capsys, "stats", path, "--json")
+    (report,) = json.loads(out)["spot_checks"]
+    counted = [report[key] for key in ("reviewed", "held", "overturned", "conflicts", "settled")]
+    assert counted == [3, 1, 1, 1, 2]
+    population = report["population"]
+    n_eff = 2 * (population - 1) / (population - 2)  # the two settled runs only
+    low, high = proportion_confint(1 / 2 * n_eff, n_eff, method="wilson")
+    rate = report["overturned_rate"]
+    assert (rate["estimate"], rate["low"], rate["high"]) == pytest.approx((0.5, low, high))
+    assert report["tags"]["answer-wrong"]["count"] == 1
+    assert report["tags"]["supported-elsewhere"]["count"] == 0
+    _, text, _ = run_cli(capsys, "stats", path)
+    assert (
+        f"3 of {population} reviewed: 1 held, 1 overturned, 1 in conflict "
+        "(the estimate is over the 2 with a settled label)"
+    ) in text
+    assert "Answer is actually wrong (answer-wrong): 1 of 2" in text
+    out_path = path.with_name("out.jsonl")
+    run_cli(capsys, "export", path, "-o", str(out_path))
+    exported = {run["id"]: run for run in map(json.loads, out_path.read_text("utf-8").splitlines())}
+    assert exported[ids[0]]["tags"] == ["answer-wrong"]
+    assert exported[ids[2]]["label_source"] == "conflict" and exported[ids[2]]["tags"] == []
+    csv_path = path.with_name("out.csv")
+    run_cli(capsys, "export", path, "-o", str(csv_path))
+    rows = {row["id"]: row for row in csv.DictReader(csv_path.open(encoding="utf-8"))}
+    assert json.loads(rows[ids[0]]["tags"]) == ["answer-wrong"] and rows[ids[2]]["tags"] == ""
 
 
 def test_stats_without_spot_checks_has_an_empty_list(

@@ -9,7 +9,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.core.analysis.spotcheck import format_spot_checks, spot_check_report, spot_check_reports
-from ragdiag_tui.core.review.records import SpotCheck, utc_now
+from ragdiag_tui.core.review.records import ADJUDICATION, Entry, SpotCheck, utc_now
 from ragdiag_tui.core.review.state import Review, open_review
 from ragdiag_tui.core.review.tags import DEFAULT_TAGS, Tag
 
@@ -74,7 +74,7 @@ def test_the_json_shape(review: Review) -> None:
     data = spot_check_report(review, spot_check).to_json()
     assert list(data) == [
         "name", "view", "filter", "seed", "population", "size", "reviewed", "held", "overturned",
-        "overturned_rate", "tags",
+        "conflicts", "settled", "overturned_rate", "tags",
     ]  # fmt: skip
     assert data["overturned_rate"]["estimate"] == 1.0
     assert set(data["overturned_rate"]) == {"estimate", "low", "high"}
@@ -110,7 +110,7 @@ def test_the_sentence_a_lead_can_paste(review: Review) -> None:
     # 1 of 6 out of 40: Wilson at n_eff = 6 * 39 / 34 = 6.88: 3.3% to 53.9% (statsmodels)
     assert report.sentence() == (
         "lucky-8: the file's label was overturned on an estimated 17% of lucky answers (95% CI 3-54%), "
-        "6 of 40 reviewed (2 of the 8 sampled still to review)"
+        "6 of 40 reviewed: 5 held, 1 overturned, 0 in conflict (2 of the 8 sampled still to review)"
     )
     lines = report.tag_lines()
     assert lines[3].startswith("Answer is actually wrong (answer-wrong): 1 of 6, an estimated 17% (95% CI ")
@@ -143,3 +143,98 @@ def test_every_spot_check_in_the_order_drawn(review: Review) -> None:
     add(review, "a", ["L1"])
     assert [report.name for report in spot_check_reports(review)] == ["b", "a"]
     assert [tag.key for tag in spot_check_reports(review)[0].tags] == [tag.key for tag in DEFAULT_TAGS]
+
+
+# -- conflicts: counted apart, out of the estimate, and tags only with the settled label ----------
+
+
+def other_label(review: Review, run_id: str, label: bool | None, reviewer: str = "bob", tags=()) -> None:
+    """`reviewer`'s label (and tags) on a run, as their journal line would bring it."""
+    row = review.store.row_of[run_id]
+    review.apply(Entry(run_id, label, "", reviewer, utc_now(), review.digest_of(row), tags=tuple(tags)))
+
+
+def test_runs_in_conflict_are_counted_apart_and_left_out_of_the_estimate(review: Review) -> None:
+    spot_check = add(review, "lucky-10", [f"L{i}" for i in range(10)])
+    row = review.store.row_of
+    for i in range(6):  # alice: L0-L1 held, L2-L5 overturned
+        review.set_label(row[f"L{i}"], i < 2)
+    other_label(review, "L4", True)  # bob disagrees on two of them: in conflict,
+    other_label(review, "L5", True)  # though the file's label (held) is in force
+    other_label(review, "L3", False)  # and agrees on one
+    report = spot_check_report(review, spot_check)
+    counted = (report.reviewed, report.held, report.overturned, report.conflicts, report.settled)
+    assert counted == (6, 2, 2, 2, 4)
+    assert review.spot_check_progress("lucky-10") == (6, 2, 2, 2)
+    n_eff = 4 * 39 / 36  # over the 4 settled runs only
+    low, high = proportion_confint(2 / 4 * n_eff, n_eff, method="wilson")
+    rate = report.overturned_rate
+    assert rate is not None and rate.estimate == pytest.approx(2 / 4)
+    assert (rate.low, rate.high) == pytest.approx((low, high))
+    assert report.sentence().endswith(
+        f"({rate.ci_percent()}), 6 of 40 reviewed: 2 held, 2 overturned, 2 in conflict "
+        "(the estimate is over the 4 with a settled label) (4 of the 10 sampled still to review)"
+    )
+    data = report.to_json()
+    assert (data["held"], data["overturned"], data["conflicts"], data["settled"]) == (2, 2, 2, 4)
+    assert report.tag_lines()[0].startswith("Supported by another document (supported-elsewhere): 0 of 4")
+
+
+def test_adjudicating_a_conflict_settles_it_into_held_or_overturned(review: Review) -> None:
+    spot_check = add(review, "s", ["L0"])
+    review.set_label(review.store.row_of["L0"], False)
+    other_label(review, "L0", True)
+    assert spot_check_report(review, spot_check).conflicts == 1
+    review.apply(Entry("L0", False, "", "carol", utc_now(), review.digest_of(0), kind=ADJUDICATION))
+    report = spot_check_report(review, spot_check)
+    assert (report.held, report.overturned, report.conflicts) == (0, 1, 0)
+
+
+def test_a_sample_reviewed_only_in_conflict_has_no_estimate_and_says_why(review: Review) -> None:
+    spot_check = add(review, "s", ["L0", "L1"])
+    review.set_label(review.store.row_of["L0"], False)
+    other_label(review, "L0", True)
+    report = spot_check_report(review, spot_check)
+    assert report.overturned_rate is None and all(tag.rate is None for tag in report.tags)
+    assert report.sentence() == (
+        "s: no estimate yet for lucky answers, 1 of 40 reviewed: 0 held, 0 overturned, 1 in conflict "
+        "(no run with a settled label) (1 of the 2 sampled still to review)"
+    )
+    assert format_spot_checks([report]).splitlines()[1:] == [f"  {report.sentence()}"]
+
+
+def test_tags_count_only_when_given_with_the_settled_label(review: Review) -> None:
+    spot_check = add(review, "lucky-5", [f"L{i}" for i in range(5)])
+    row = review.store.row_of
+    # L0: in conflict: neither reviewer's tags count.
+    review.set_label(row["L0"], False)
+    review.set_tags(row["L0"], ["answer-wrong"])
+    other_label(review, "L0", True, tags=["supported-elsewhere"])
+    # L1: both agree: both reviewers' tags count, each once.
+    review.set_label(row["L1"], False)
+    review.set_tags(row["L1"], ["answer-wrong", "partly-supported"])
+    other_label(review, "L1", False, tags=["answer-wrong"])
+    # L2: adjudicated False: only bob's tags (he said False) count, not alice's (True).
+    review.set_label(row["L2"], True)
+    review.set_tags(row["L2"], ["supported-elsewhere"])
+    other_label(review, "L2", False, tags=["model-knowledge"])
+    review.apply(Entry("L2", False, "", "carol", utc_now(), review.digest_of(row["L2"]), kind=ADJUDICATION))
+    # L3: alice labels it; bob's tags without a label of his own do not count.
+    review.set_label(row["L3"], True)
+    other_label(review, "L3", None, tags=["our-own-tag"])
+    report = spot_check_report(review, spot_check)
+    counts = {tag.key: tag.count for tag in report.tags}
+    assert counts == {
+        "supported-elsewhere": 0,
+        "required-wrong": 0,
+        "model-knowledge": 1,
+        "answer-wrong": 1,
+        "partly-supported": 1,
+    }
+    assert (report.settled, report.conflicts) == (3, 1)
+    n_eff = 3 * 39 / 37
+    low, high = proportion_confint(1 / 3 * n_eff, n_eff, method="wilson")
+    answer_wrong = report.tags[3].rate
+    assert answer_wrong is not None and (answer_wrong.low, answer_wrong.high) == pytest.approx((low, high))
+    assert review.team.settled_tags(row["L0"]) == ()
+    assert review.tags(row["L0"]) == ("answer-wrong", "supported-elsewhere")  # every tag is still kept

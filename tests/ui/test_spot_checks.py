@@ -239,3 +239,29 @@ async def test_statistics_conclude_each_spot_check_with_its_interval_and_a_bar_p
         # 1 of 2 reviewed: half a bar, the count, then the rate with its whole interval, then the name
         assert "█" * 6 + "░" * 6 + f"   1  {rate.estimate_percent()} ({rate.ci_percent()})" in tag_line
         assert "mean recall" in text and "mean precision" in text
+
+
+async def test_a_run_in_conflict_is_counted_apart_in_the_summary_and_the_statistics(runs_path) -> None:
+    from ragdiag_tui.ui.screens.statistics import StatisticsScreen
+
+    journal_spot_check(runs_path, "first-five", IDS)
+    for reviewer, labels in (("bob", {"pass-1": False}), ("tester", {"pass-1": True, "gen-2": True})):
+        review = open_review(runs_path, reviewer=reviewer)
+        for run_id, label in labels.items():
+            review.set_label(review.store.row_of[run_id], label)
+            if reviewer == "bob":
+                review.set_tags(review.store.row_of[run_id], ["answer-wrong"])
+        review.journal.close()
+    app = create_app(runs_path, reviewer="tester", spot_check="first-five")
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: screen.spot_check == "first-five", "the spot-check")
+        assert "first-five: 2/5 reviewed · 0 held · 1 overturned · 1 in conflict" in screen_text(app)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen), "the statistics")
+        text = " ".join(screen_text(app).split())
+        assert "2 of 9 reviewed: 0 held, 1 overturned, 1 in conflict" in text
+        assert "(the estimate is over the 1 with a settled label)" in text
+        # bob's tag explains his losing label: no bar, a count of 0 for "answer is actually wrong"
+        tag_line = next(line for line in screen_text(app).splitlines() if "Answer is actually wrong" in line)
+        assert "░" * 12 + "   0  " in tag_line

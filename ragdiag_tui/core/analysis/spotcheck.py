@@ -1,11 +1,17 @@
 """The conclusion of a spot-check: what the reviewed sample says about its population.
 
 For each spot-check in the journal: the population it was drawn from, the sample
-size, how many sampled runs are reviewed, held (the label in force agrees with the
-file's) and overturned (it differs), and each reason tag's count among the
-reviewed runs. The overturned rate and each tag's rate are estimates for the whole
-population, with a 95% Wilson score interval corrected for the finite population
-(core.estimate). A run is tagged when any reviewer's tags on it include the tag.
+size, how many sampled runs are reviewed, and of those how many are held (the
+settled label agrees with the file's), overturned (it differs) and in conflict
+(reviewers disagree and nobody adjudicated: no label is settled), and each reason
+tag's count among the runs with a settled label.
+
+The overturned rate and each tag's rate are estimates for the whole population
+over the reviewed runs with a settled label only (runs in conflict are left out,
+and the sentence says so), with a 95% Wilson score interval corrected for the
+finite population (core.estimate). A run is tagged when a reviewer whose own label
+is the settled one gave the tag (`TeamLabels.settled_tags`): a tag given with the
+losing label of a conflict, or with no label, counts nowhere.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ class TagCount:
 
 @dataclass(frozen=True, slots=True)
 class SpotCheckReport:
-    """One spot-check's figures; `overturned_rate` None while nothing is reviewed."""
+    """One spot-check's figures; `overturned_rate` None while no reviewed run is settled."""
 
     name: str
     view: str
@@ -46,6 +52,7 @@ class SpotCheckReport:
     reviewed: int
     held: int
     overturned: int
+    conflicts: int
     overturned_rate: Interval | None
     tags: tuple[TagCount, ...]
 
@@ -61,9 +68,23 @@ class SpotCheckReport:
             "reviewed": self.reviewed,
             "held": self.held,
             "overturned": self.overturned,
+            "conflicts": self.conflicts,
+            "settled": self.settled,
             "overturned_rate": interval_json(self.overturned_rate),
             "tags": {tag.key: tag.to_json() for tag in self.tags},
         }
+
+    @property
+    def settled(self) -> int:
+        """The reviewed runs with a settled label: the estimates' sample."""
+        return self.held + self.overturned
+
+    def counts(self) -> str:
+        """`25 of 400 reviewed: 14 held, 9 overturned, 2 in conflict`."""
+        return (
+            f"{self.reviewed} of {self.population} reviewed: {self.held} held, "
+            f"{self.overturned} overturned, {self.conflicts} in conflict"
+        )
 
     def noun(self) -> str:
         """The runs the sample speaks for: `lucky answers`, `runs matching 'gpt'`."""
@@ -74,13 +95,18 @@ class SpotCheckReport:
         """The conclusion in one sentence a lead can paste into a report (terminal-safe)."""
         name = visible(self.name)
         noun = visible(self.noun())
-        if self.overturned_rate is None:
+        if not self.reviewed:
             return f"{name}: none of the {self.size} sampled {noun} reviewed yet ({self.population} in all)"
         rate = self.overturned_rate
-        told = (
-            f"{name}: the file's label was overturned on an estimated {rate.estimate_percent()} of {noun} "
-            f"({rate.ci_percent()}), {self.reviewed} of {self.population} reviewed"
-        )
+        if rate is None:  # every reviewed run is in conflict
+            told = f"{name}: no estimate yet for {noun}, {self.counts()} (no run with a settled label)"
+        else:
+            told = (
+                f"{name}: the file's label was overturned on an estimated {rate.estimate_percent()} of "
+                f"{noun} ({rate.ci_percent()}), {self.counts()}"
+            )
+            if self.conflicts:
+                told += f" (the estimate is over the {self.settled} with a settled label)"
         if self.reviewed < self.size:
             told += f" ({self.size - self.reviewed} of the {self.size} sampled still to review)"
         return told
@@ -91,7 +117,7 @@ class SpotCheckReport:
         lines = []
         for tag in self.tags:
             label = visible(names.get(tag.key, tag.key))
-            line = f"{label} ({visible(tag.key)}): {tag.count} of {self.reviewed}"
+            line = f"{label} ({visible(tag.key)}): {tag.count} of {self.settled}"
             if tag.rate is not None:
                 line += f", an estimated {tag.rate.percent()}"
             lines.append(line)
@@ -104,9 +130,10 @@ def spot_check_report(
     """The figures of one spot-check over the review as it stands.
 
     Tags counted: every tag of the set in force (zero counts included), then any other
-    tag found on a reviewed run of the sample, in key order.
+    tag found among the settled tags of a reviewed run of the sample, in key order.
     """
-    reviewed, held, overturned = review.spot_check_progress(spot_check.name)
+    progress = review.spot_check_progress(spot_check.name)
+    reviewed, settled = progress.reviewed, progress.settled
     row_of = review.store.row_of
     counts = {tag.key: 0 for tag in tags}
     others: dict[str, int] = {}
@@ -114,7 +141,7 @@ def spot_check_report(
         row = row_of.get(run_id)
         if row is None or not review.is_reviewed(row):
             continue
-        for key in review.tags(row):
+        for key in review.team.settled_tags(row):
             if key in counts:
                 counts[key] += 1
             else:
@@ -129,10 +156,11 @@ def spot_check_report(
         population=spot_check.population,
         size=spot_check.size,
         reviewed=reviewed,
-        held=held,
-        overturned=overturned,
-        overturned_rate=wilson(overturned, reviewed, population),
-        tags=tuple(TagCount(key, n, wilson(n, reviewed, population)) for key, n in counts.items()),
+        held=progress.held,
+        overturned=progress.overturned,
+        conflicts=progress.conflicts,
+        overturned_rate=wilson(progress.overturned, settled, population),
+        tags=tuple(TagCount(key, n, wilson(n, settled, population)) for key, n in counts.items()),
     )
 
 
@@ -146,6 +174,6 @@ def format_spot_checks(reports: list[SpotCheckReport], tags: tuple[Tag, ...] = D
     out = ["  spot-checks"]
     for report in reports:
         out.append(f"  {report.sentence()}")
-        if report.reviewed:
+        if report.settled:
             out.extend(f"    {line}" for line in report.tag_lines(tags))
     return "\n".join(out)

@@ -18,11 +18,16 @@ order, followed by the review block, always in this order:
 - `note` is null when the run has none, never "". `reviewer` and `reviewed_at`
   describe the run's latest review change, and are null when it never had one.
 - `label_source` is "reviewer" (the reviewers agree), "adjudication", "conflict"
-  (reviewers disagree and nobody adjudicated: `correct` is then the file's label),
-  "file", or null.
-- `tags` is every reason tag reviewers gave the run (a list; in CSV a JSON array,
-  empty when none). `reviewers` lists each reviewer's own state of the run:
-  `{"reviewer", "label", "tags", "note", "at"}`, in the order they first reviewed it.
+  (reviewers disagree and nobody adjudicated: `correct` is then the file's label, which
+  nobody settled, so a spot-check counts the run in conflict, neither held nor
+  overturned, and leaves it out of its estimates), "file", or null.
+- `tags` is the reason tags of the run's settled label: those given by each reviewer
+  whose own label is the team's (agreed or adjudicated) label, as the spot-check tag
+  rates count them (`TeamLabels.settled_tags`); empty on a run in conflict, or that
+  nobody labelled, whatever tags reviewers gave (a list; in CSV a JSON array, empty
+  when none). Every reviewer's own tags are in `reviewers`, which lists each
+  reviewer's own state of the run: `{"reviewer", "label", "tags", "note", "at"}`, in
+  the order they first reviewed it.
 - Names clash: the review block wins its names. A run's own field called `stage`,
   `note`, `reviewer`, ... (or `correct` when a field map reads the label from
   elsewhere) is kept as `original_stage`, `original_note`, ... (with more
@@ -205,7 +210,7 @@ def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
     run["reviewer"] = by[0] if by else None
     run["reviewed_at"] = by[1] if by else None
     run["note"] = review.note(row) or None
-    run["tags"] = list(review.tags(row))
+    run["tags"] = list(review.team.settled_tags(row))
     run["reviewers"] = [
         {
             "reviewer": name,

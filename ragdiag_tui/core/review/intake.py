@@ -11,7 +11,7 @@ in force (`core.review.labels`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..runs.store import S_INVALID, RunStore
 from .held import HeldRecords, key
@@ -33,6 +33,23 @@ def to_replay(records: Sequence[Record]) -> list[Record]:
         for index, record in enumerate(records)
         if isinstance(record, SpotCheck) or record.kind == DISMISS or index in keep
     ]
+
+
+class SpotCheckProgress(NamedTuple):
+    """A spot-check's reviewed runs, each counted once: *held* when its settled label (the
+    reviewers agree, or an adjudicator settled it) equals the file's label, *overturned* when
+    it differs, *in conflict* when its reviewers disagree and nobody adjudicated (the file's
+    label is in force, but nobody settled it: neither held nor overturned)."""
+
+    reviewed: int
+    held: int
+    overturned: int
+    conflicts: int
+
+    @property
+    def settled(self) -> int:
+        """The reviewed runs with a settled label: what an estimate is computed over."""
+        return self.held + self.overturned
 
 
 class RecordIntake:
@@ -84,18 +101,21 @@ class RecordIntake:
         for record in to_replay(records):
             self.apply(record)
 
-    def spot_check_progress(self, name: str) -> tuple[int, int, int]:
-        """(reviewed, held, overturned) over a spot-check's runs that are in the file:
-        held when the label in force equals the file's label, overturned when it differs."""
+    def spot_check_progress(self, name: str) -> SpotCheckProgress:
+        """How far a spot-check's runs that are in the file are reviewed (`SpotCheckProgress`)."""
         row_of = self.store.row_of
-        reviewed = held = 0
+        team = self.team
+        reviewed = held = conflicts = 0
         for run_id in self.spot_checks[name].ids:
             row = row_of.get(run_id)
-            if row is None or not self.team.is_reviewed(row):
+            if row is None or not team.is_reviewed(row):
                 continue
             reviewed += 1
-            held += self.team.label(row) == self.team.file_label(row)
-        return reviewed, held, reviewed - held
+            if row in team.conflicts:
+                conflicts += 1
+            else:
+                held += team.label(row) == team.file_label(row)
+        return SpotCheckProgress(reviewed, held, reviewed - held - conflicts, conflicts)
 
     def records(self) -> list[Record]:
         """The spot-checks, then the records held aside."""

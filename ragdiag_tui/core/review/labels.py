@@ -120,6 +120,18 @@ class TeamLabels:
             return ()
         return tuple(dict.fromkeys(tag for state in states.values() for tag in state.tags))
 
+    def settled_tags(self, row: int) -> tuple[str, ...]:
+        """The tags that belong to the run's settled label: those of each reviewer whose own
+        label is the team's label (agreed or adjudicated), each once, in the order first given.
+        None on a run in conflict or that nobody labelled: a tag explains a verdict, so a tag
+        given with a label that is not in force (or with no label) explains nothing in force."""
+        label = self.team_label(row)[0]
+        states = self.states.get(row)
+        if label is None or not states:
+            return ()
+        given = (state.tags for state in states.values() if state.label is label)
+        return tuple(dict.fromkeys(tag for tags in given for tag in tags))
+
     def reviewed_by(self, row: int) -> tuple[str, str] | None:
         """(reviewer, UTC time) of the run's latest review change, if any."""
         changes = [(state.at, name) for name, state in self.states.get(row, {}).items()]

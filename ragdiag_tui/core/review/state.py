@@ -34,7 +34,7 @@ from ..runs.loading import Progress
 from ..runs.mapping import FieldMap
 from ..runs.store import S_RETRIEVAL, RunStore
 from .edits import ReviewerEdits
-from .intake import RecordIntake
+from .intake import RecordIntake, SpotCheckProgress
 from .labels import ReviewerState, TeamLabels
 from .records import (
     Entry,
@@ -255,9 +255,9 @@ class Review:
         """Records naming runs not (or no longer validly) in the file: kept in the journal, not applied."""
         return self.intake.held.orphans
 
-    def spot_check_progress(self, name: str) -> tuple[int, int, int]:
-        """(reviewed, held, overturned) over a spot-check's runs that are in the file:
-        held when the label in force equals the file's label, overturned when it differs."""
+    def spot_check_progress(self, name: str) -> SpotCheckProgress:
+        """(reviewed, held, overturned, conflicts) over a spot-check's runs that are in the
+        file: held, overturned or in conflict as `core.review.intake.SpotCheckProgress` says."""
         return self.intake.spot_check_progress(name)
 
     # -- applying records (replay and live updates) -------------------------

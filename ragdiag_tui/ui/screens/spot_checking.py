@@ -99,8 +99,8 @@ class SpotChecking:
             return
         entries = []
         for name, spot_check in review.spot_checks.items():
-            reviewed, held, overturned = review.spot_check_progress(name)
-            entries.append((name, progress_text(name, len(spot_check.ids), reviewed, held, overturned)))
+            progress = review.spot_check_progress(name)
+            entries.append((name, progress_text(name, len(spot_check.ids), *progress)))
 
         def chosen(name: str | None) -> None:
             if name is not None:

@@ -1,5 +1,5 @@
 """What a spot-check shows on the review screen: its runs, in sample order, and its
-progress (reviewed, held, overturned), which leads the summary bar and its list (K)."""
+progress (reviewed, held, overturned, in conflict), which leads the summary bar and its list (K)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ if TYPE_CHECKING:
     from ...core.review.state import Review
 
 
-def progress_text(name: str, size: int, reviewed: int, held: int, overturned: int) -> str:
-    """`lucky-50: 18/50 reviewed · 12 held · 6 overturned`."""
-    return f"{visible(name)}: {reviewed}/{size} reviewed · {held} held · {overturned} overturned"
+def progress_text(name: str, size: int, reviewed: int, held: int, overturned: int, conflicts: int = 0) -> str:
+    """`lucky-50: 18/50 reviewed · 12 held · 4 overturned · 2 in conflict` (the last part only
+    when a run is in conflict: such a run is neither held nor overturned)."""
+    text = f"{visible(name)}: {reviewed}/{size} reviewed · {held} held · {overturned} overturned"
+    return text + f" · {conflicts} in conflict" if conflicts else text
 
 
 def spot_check_rows(review: Review, name: str) -> list[int]:
@@ -32,7 +34,6 @@ def summary_lead(review: Review | None, name: str | None) -> list[Content]:
     """What the summary shows first: the progress of spot-check `name`, when one is open."""
     if name is None or review is None or name not in review.spot_checks:
         return []
-    reviewed, held, overturned = review.spot_check_progress(name)
     size = len(review.spot_checks[name].ids)
-    text = progress_text(name, size, reviewed, held, overturned)
+    text = progress_text(name, size, *review.spot_check_progress(name))
     return [Content.assemble((text, ".stage-summary--lead"))]

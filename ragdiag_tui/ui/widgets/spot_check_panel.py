@@ -1,8 +1,10 @@
 """SpotCheckPanel: each spot-check's conclusion on the statistics screen.
 
 For each spot-check: the sentence a lead pastes into a report (the overturned rate
-with its 95% interval, corrected for the finite population), then a small bar per
-reason tag. Under them, the mean ID-based recall and precision of the file.
+with its 95% interval, corrected for the finite population, over the runs with a
+settled label; held, overturned and in conflict counted apart), then a small bar per
+reason tag (its share of the runs with a settled label). Under them, the mean ID-based
+recall and precision of the file.
 Everything comes from the core (`core.spotcheck`, `core.metrics`); this only draws.
 """
 
@@ -19,7 +21,7 @@ from ...core.common.text import visible
 from ...core.review.tags import Tag
 from ...core.runs.metrics import MetricMeans
 
-BAR = 12  # cells of a tag's bar: its share of the reviewed runs of the sample
+BAR = 12  # cells of a tag's bar: its share of the sample's reviewed runs with a settled label
 
 
 def bar(fraction: float, width: int = BAR) -> tuple[str, str]:
@@ -69,7 +71,7 @@ class SpotCheckPanel(Static):
         for report in self.reports:
             lines.append(Content(report.sentence() + "."))
             for tag in report.tags:
-                share = tag.count / report.reviewed if report.reviewed else 0.0
+                share = tag.count / report.settled if report.settled else 0.0
                 filled, empty = bar(share)
                 # The rate in a fixed column and the name last: at any width only a long
                 # name can wrap, never a number away from its interval.
