@@ -59,6 +59,9 @@ class LiveReview:
         log = self.log
         if log is None or self._timer is not None:
             return None
+        background = getattr(log, "work_in_background", None)  # a database: never wait on the network
+        if background is not None:
+            background()
         self._timer = self.owner.set_interval(POLL_SECONDS, self.poll, name="live-review")
         self.poll()
         if not log.shared:

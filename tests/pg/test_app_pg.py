@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -14,12 +19,14 @@ from ragdiag_tui.cli import main
 from ragdiag_tui.core.review.pgjournal import PgJournal, fingerprint
 from ragdiag_tui.core.review.records import Entry, digest
 from ragdiag_tui.core.review.reviewlog import JOURNAL_ENV
+from ragdiag_tui.core.review.spool import spool_path
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 
 from ..ui.helpers import (
     GEN,
     LUCKY,
     PASS,
+    RETR,
     REVIEW_RUNS,
     SIZE,
     detail_text,
@@ -221,3 +228,106 @@ def test_compare_reads_both_files_reviews_from_one_database(
     assert main(["compare", str(runs_path), str(after), "--json"]) in (0, 1)
     without = json.loads(capsys.readouterr().out)
     assert with_review != without  # bob's label on the old file counts only through the database
+
+
+def held_by(url: str, run_path: Path) -> list[tuple[str, str]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT reviewer, run FROM ragdiag.reservations WHERE review = %s AND until > now()",
+            [fingerprint(run_path)],
+        ).fetchall()
+    return [tuple(row) for row in rows]
+
+
+async def test_quitting_gives_the_reservation_back_at_once(pg_url: str, runs_path: Path) -> None:
+    app: RagdiagApp = create_app(runs_path, reviewer="alice", journal=pg_url)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("down")
+        await wait_until(pilot, lambda: held_by(pg_url, runs_path) == [("alice", "gen-2")], "the reservation")
+    assert held_by(pg_url, runs_path) == []  # not after 5 minutes: the others may take gen-2 now
+
+
+def server_processes(server: PgServer) -> list[int]:
+    """The postmaster and every process it started."""
+    with open(os.path.join(server.data, "postmaster.pid")) as handle:
+        postmaster = int(handle.readline())
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == postmaster:
+                children.append(int(entry))
+    return [postmaster, *children]
+
+
+@contextlib.contextmanager
+def stalled(server: PgServer, give_up_after: float = 60.0) -> Iterator[threading.Event]:
+    """The server frozen (SIGSTOP, as a hung network looks to a client) until the block ends.
+
+    A watchdog resumes it after `give_up_after` seconds, so that an app that froze with it
+    fails the test instead of hanging it; the event says it had to.
+    """
+    pids = server_processes(server)
+    gave_up = threading.Event()
+
+    def resume() -> None:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+    def watchdog() -> None:
+        gave_up.set()
+        resume()
+
+    timer = threading.Timer(give_up_after, watchdog)
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    timer.start()
+    try:
+        yield gave_up
+    finally:
+        timer.cancel()
+        resume()
+
+
+async def test_a_hung_server_never_freezes_a_key_and_gets_the_labels_once_back(
+    own_server: PgServer, runs_path: Path
+) -> None:
+    url = own_server.new_database()
+    app: RagdiagApp = create_app(runs_path, reviewer="alice", journal=url)
+    spool = Path(spool_path(runs_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: stored(url, runs_path) == [("pass-1", "alice", True)], "the first")
+        with stalled(own_server) as gave_up:
+            await pilot.press("down", "n", "down", "y")
+            await wait_until(
+                pilot,
+                lambda: row_line(pilot, GEN).startswith("✓") and row_line(pilot, LUCKY).startswith("✓"),
+                "the marks while the server hangs",
+            )
+            assert not gave_up.is_set(), "the app froze with the server"
+            assert len(spool.read_text().splitlines()) == 2  # durable on this machine
+            await wait_until(
+                pilot,
+                lambda: "PostgreSQL not answering: 2 entries spooled" in summary_text(pilot),
+                "the status",
+            )
+            await pilot.press("down", "n")
+            await wait_until(pilot, lambda: row_line(pilot, RETR).startswith("✓"), "a third mark")
+            assert not gave_up.is_set(), "the app froze with the server"
+        await wait_until(pilot, lambda: "PostgreSQL" not in summary_text(pilot), "the status to clear", 30)
+        assert app.review_screen.review is not None and not app.review_screen.review.unsaved
+    assert stored(url, runs_path) == [
+        ("pass-1", "alice", True),
+        ("gen-2", "alice", False),
+        ("lucky-3", "alice", True),
+        ("retr-4", "alice", False),
+    ]
+    assert not spool.exists()

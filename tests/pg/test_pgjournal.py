@@ -8,7 +8,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +20,7 @@ import pytest
 from ragdiag_tui.core.review.pgjournal import PgJournal, fingerprint
 from ragdiag_tui.core.review.pgschema import SCHEMA_VERSION
 from ragdiag_tui.core.review.records import Entry, JournalError, Record
-from ragdiag_tui.core.review.spool import spool_path
+from ragdiag_tui.core.review.spool import Spool, Spooled, spool_path
 
 from .server import PASSWORD, PASSWORD_ROLE, PgServer
 
@@ -258,3 +260,37 @@ def test_an_edited_file_is_a_new_review_and_says_so(pg_url: str, run_file: Path)
     records, warnings = PgJournal(pg_url, run_file).read()
     assert records == []
     assert "no review of this runs.jsonl yet" in warnings[0] and "another version" in warnings[0]
+
+
+def test_an_append_never_waits_for_a_spool_being_sent(tmp_path: Path) -> None:
+    spool = Spool(str(tmp_path / "runs.jsonl.review-spool.jsonl"))
+    spool.append("1", "rev", b'{"run": "r1"}\n')
+    appended = threading.Event()
+
+    def deliver(waiting: list[Spooled]) -> None:  # the server hangs while these travel
+        writer = threading.Thread(target=lambda: (spool.append("2", "rev", b'{"run": "r2"}'), appended.set()))
+        writer.start()
+        assert appended.wait(10), "an append waited for the spool being sent"
+        writer.join()
+
+    assert spool.send(deliver) == 1
+    assert [item.id for item in spool.waiting()[0]] == ["2"]  # what came meanwhile stays, to send next
+
+
+def test_an_entry_keeps_its_writers_session_whoever_sends_it(pg_url: str, run_file: Path) -> None:
+    alice = PgJournal(pg_url, run_file, offline_ok=True)
+    alice.read()
+    alice.outbox.keep(uuid.uuid4(), entry("r1", True).to_json())  # as if the server had been away
+    PgJournal(pg_url, run_file).read()  # another process on this machine sends the spool
+    with psycopg.connect(pg_url) as conn:
+        sessions = [row[0] for row in conn.execute("SELECT session FROM ragdiag.entries").fetchall()]
+    assert sessions == [alice.session]  # so alice's polls skip it, and everyone else's show it
+
+
+def test_every_statement_has_a_timeout(pg_url: str, run_file: Path) -> None:
+    log = PgJournal(pg_url, run_file)
+    log.open()
+    for conn in (log.link.conn, log.link.listen):
+        assert conn.execute("SHOW statement_timeout").fetchone()[0] == "10s"
+        assert conn.execute("SHOW lock_timeout").fetchone()[0] == "10s"
+    log.close()

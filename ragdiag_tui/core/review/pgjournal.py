@@ -16,7 +16,14 @@ A `ReviewLog` like the journal file, kept in a database instead:
   spool (`core.review.spool`), fsynced; they are sent, in order, once it is back, by this
   process or the next one to open the file.
 - **Reservations.** `reserve(run, reviewer)` tells the others which run a reviewer is
-  on (for a few minutes); `reservations()` says which runs others hold.
+  on (for a few minutes); `reservations()` says which runs others hold; `close` gives
+  the reservation back at once.
+- **Never waiting on the network (the app).** After `work_in_background`, every
+  exchange with the server runs in a thread of its own (`pgbackground`): `append`
+  waits only for the spool's fsync (the durable step), and the thread sends it;
+  `poll`, `reserve`, `reservations` and `status` only hand over what the thread
+  found or must do. A hung server (every statement also has a timeout) therefore
+  never freezes a keystroke; the status says when it stops answering.
 
 `PgJournal` composes the parts, each in its module: the connections (`pglink`),
 the schema (`pgschema`: the `ragdiag` schema, created on first use and versioned),
@@ -28,8 +35,10 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
+from collections import deque
 from typing import Any
 
+from .pgbackground import Background
 from .pglink import PgLink, lost_errors, public_url
 from .pgoutbox import Outbox
 from .pgreserve import Reservations
@@ -37,6 +46,7 @@ from .pgschema import prepare
 from .records import JournalError, Record, parse_record
 from .spool import Spool, spool_path
 
+STALLED_AFTER = 2.0  # seconds a round of server traffic may take before the status says so
 _ALL_ROWS = "SELECT seq, record FROM ragdiag.entries WHERE review = %s ORDER BY seq"
 _NEW_ROWS = (
     "SELECT seq, record FROM ragdiag.entries WHERE review = %s AND seq > %s AND session <> %s ORDER BY seq"
@@ -78,6 +88,8 @@ class PgJournal:
         self.held = Reservations(self.link)
         self._last_seq = 0  # the last entry read or polled
         self._resync = False  # the next poll returns the whole review (after an offline start)
+        self.background: Background | None = None  # the thread the server traffic runs in, once started
+        self._arrived: deque[Record] = deque()  # what the thread read, for the next `poll`
 
     @property
     def review(self) -> str:
@@ -109,7 +121,6 @@ class PgJournal:
         import psycopg
 
         self.link.serve(fingerprint(self.run_path))
-        self.outbox.spooled = len(self.spool.waiting()[0])
         conns = self.link.connect_or_explain()
         if conns is None:
             self._resync = True
@@ -199,8 +210,16 @@ class PgJournal:
         """What others appended since the last read or poll (cheap when nothing did).
 
         Also: reconnects after an outage (then sends the spool), and writes this
-        reviewer's reservation when it moved.
+        reviewer's reservation when it moved. In the background: what the thread read.
         """
+        if self.background is not None:
+            arrived: list[Record] = []
+            while self._arrived:
+                arrived.append(self._arrived.popleft())
+            return arrived
+        return self._poll_now()
+
+    def _poll_now(self) -> list[Record]:
         if self.link.conn is None and not self._reconnect():
             return []
         try:
@@ -234,6 +253,10 @@ class PgJournal:
 
     def append(self, record: Record) -> None:
         """Store one record: committed in the database, else fsynced in the spool."""
+        if self.background is not None:
+            self._keep(uuid.uuid4(), record.to_json())  # durable here; the thread sends it
+            self.background.wake()
+            return
         self.open()
         line = record.to_json()
         entry_id = uuid.uuid4()
@@ -241,12 +264,15 @@ class PgJournal:
             try:
                 if self.outbox.spooled:
                     self.outbox.send_spool()  # the spool first: the order is the review's order
-                self.outbox.insert([(entry_id, self.review, line.decode("utf-8"), record)])
+                self.outbox.insert([(entry_id, self.review, line.decode("utf-8"), record, "")])
                 return
             except lost_errors() as exc:
                 self.link.go_offline(exc)  # it may have been stored: the spooled copy has the same id
             except Exception as exc:
                 raise JournalError(f"{self.name}: label not saved ({self.link.message(exc)})") from None
+        self._keep(entry_id, line)
+
+    def _keep(self, entry_id: uuid.UUID, line: bytes) -> None:
         try:
             self.outbox.keep(entry_id, line)
         except OSError as exc:
@@ -258,24 +284,59 @@ class PgJournal:
     def status(self) -> str | None:
         """For the summary bar: the server away, and how many entries wait in the spool."""
         spooled = self.outbox.spooled
-        if self.offline is None and not spooled:
-            return None
         waiting = f"{spooled} {'entry' if spooled == 1 else 'entries'} spooled"
+        if self.background is not None and self.background.busy_for() > STALLED_AFTER:
+            return f"PostgreSQL not answering: {waiting}"
+        if self.offline is None and (not spooled or self.background is not None):
+            return None  # in the background, entries spooled a moment ago are on their way
         if self.offline is None:
             return f"PostgreSQL: {waiting}"
         return f"PostgreSQL offline: {waiting}"
+
+    # -- in the background (the app) ------------------------------------------------------
+
+    def work_in_background(self) -> None:
+        """From now on, talk to the server only from a thread of its own (see the module's doc)."""
+        if self.background is None:
+            if not self.review:
+                self.open()
+            self.background = Background(self._tick, self._finish)
+            self.background.start()
+
+    def _tick(self) -> None:
+        """One round of the thread: send the spool, then do what `poll` does (into `_arrived`)."""
+        try:
+            if self.link.conn is not None:
+                self.outbox.send_spool()
+            self._arrived.extend(self._poll_now())
+        except Exception as exc:  # whatever it was, the thread lives on: retry later
+            self.link.go_offline(exc)
+
+    def _finish(self) -> None:
+        """The thread's last round: what `close` does without it."""
+        self.held.give_back()
+        self.link.close()
 
     # -- reservations -------------------------------------------------------------------
 
     def reserve(self, run: str | None, reviewer: str) -> None:
         """Hold `run` for `reviewer` (None: hold nothing). Written now, or by the next poll when throttled."""
+        if self.background is not None:
+            self.held.want(run, reviewer)
+            self.background.wake()
+            return
         self.held.reserve(run, reviewer)
 
     def reservations(self) -> dict[str, str]:
         """Runs that other reviewers hold now: run id -> reviewer (empty while offline)."""
+        if self.background is not None:
+            return self.held.known()
         return self.held.others()
 
     def close(self) -> None:
-        """Give back the reservation and close both connections."""
-        self.held.give_back()
-        self.link.close()
+        """Give back the reservation and close both connections (waiting a bounded time for the thread)."""
+        if self.background is not None:
+            if self.background.running:
+                self.background.stop()
+            return
+        self._finish()

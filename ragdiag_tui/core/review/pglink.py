@@ -1,6 +1,10 @@
 """The PostgreSQL review store's connections: one for writes and queries, one that
 LISTENs on the review's channel; what a failure to connect means (a refusal, or an
 outage to wait out); and reconnecting in a thread, never blocking the caller.
+
+Every connection has timeouts (unless the URL sets its own): to connect, for each
+statement and each wait for a lock, and TCP keepalives, so a server or network that
+stops answering ends in an error (an outage, spooled) rather than a wait without end.
 """
 
 from __future__ import annotations
@@ -16,6 +20,15 @@ from .records import JournalError
 
 RETRY_EVERY = 2.0  # seconds between two attempts to reach an absent server
 CONNECT_TIMEOUT = 5
+STATEMENT_TIMEOUT_MS = 10_000  # the server ends a statement (or a wait for a lock) that takes longer
+# A TCP peer that stops answering is given up after this long (libpq ignores it on a Unix socket).
+NETWORK_TIMEOUTS = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 15_000,
+}
 
 # libpq's words for a server that answered but will not have us: not an outage.
 _REFUSALS = ("authentication", "password", "does not exist", "permission denied", "not permitted", "SSL")
@@ -103,8 +116,13 @@ class PgLink:
         import psycopg
 
         options: dict[str, Any] = {"autocommit": True, "application_name": "ragdiag-tui"}
-        if "connect_timeout" not in self._params:
-            options["connect_timeout"] = CONNECT_TIMEOUT
+        defaults: dict[str, Any] = {
+            "connect_timeout": CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={STATEMENT_TIMEOUT_MS}"
+            f" -c idle_in_transaction_session_timeout={STATEMENT_TIMEOUT_MS}",
+            **NETWORK_TIMEOUTS,
+        }
+        options.update((key, value) for key, value in defaults.items() if key not in self._params)
         conn = psycopg.connect(self.url, **options)
         try:
             listen = psycopg.connect(self.url, **options)

@@ -29,9 +29,13 @@ class Reservations:
         self._others: dict[str, str] = {}
         self._read_at = 0.0
 
+    def want(self, run: str | None, reviewer: str) -> None:
+        """Hold `run` for `reviewer` (None: hold nothing) from the next `send` on."""
+        self._want = (run, reviewer)
+
     def reserve(self, run: str | None, reviewer: str) -> None:
         """Hold `run` for `reviewer` (None: hold nothing). Written now, or by `send` when throttled."""
-        self._want = (run, reviewer)
+        self.want(run, reviewer)
         if self.link.conn is not None:
             try:
                 self.send()
@@ -91,6 +95,10 @@ class Reservations:
                 self.link.go_offline(exc)
                 return {}
         return dict(self._others)
+
+    def known(self) -> dict[str, str]:
+        """The runs other reviewers held when last read (empty while offline); never asks the server."""
+        return {} if self.link.conn is None else dict(self._others)
 
     def give_back(self) -> None:
         """Drop this session's reservation, if it holds one (on closing; failures ignored)."""

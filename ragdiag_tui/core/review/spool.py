@@ -5,12 +5,15 @@ as durably as the journal file would hold it (one `os.write` on O_APPEND, then
 fsync), so neither an outage nor a SIGKILL loses a label. Each line carries the
 record's unique id and the review it belongs to:
 
-    {"id": "<uuid>", "review": "<fingerprint>", "record": {<the journal record>}}
+    {"id": "<uuid>", "review": "<fingerprint>", "session": "<uuid>", "record": {<the journal record>}}
 
-When the server is back the spool is sent in order and removed. The server ignores
-an id it already has, so a spool sent twice (a crash between sending and removing)
-still lands exactly once. Two processes may share a spool: every append and every
-send holds an exclusive `flock` on the file.
+(`session`, the writer's session, may be absent in older spools.) The app spools every
+label first, and sends it from a thread of its own (`core.review.pgbackground`).
+When the server is there the spool is sent in order and what was sent is removed. The
+server ignores an id it already has, so a spool sent twice (a crash between sending and
+removing) still lands exactly once. Two processes may share a spool: every append and
+every change holds an exclusive `flock` on the file, but no lock is held while records
+travel to the server, so a hung server never holds up an append.
 """
 
 from __future__ import annotations
@@ -35,11 +38,13 @@ def spool_path(run_path: str | os.PathLike[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Spooled:
-    """One waiting record: its unique id, its review, its journal line (no newline)."""
+    """One waiting record: its unique id, its review, its journal line (no newline), and
+    the session that wrote it ("" when the spool did not say)."""
 
     id: str
     review: str
     line: str
+    session: str = ""
 
 
 class Spool:
@@ -68,9 +73,10 @@ class Spool:
             finally:
                 os.close(fd)
 
-    def append(self, id: str, review: str, record_line: bytes) -> None:
+    def append(self, id: str, review: str, record_line: bytes, session: str = "") -> None:
         """Add one record, durable before returning. Raises OSError when the disk refuses."""
-        head = json.dumps({"id": id, "review": review}, ensure_ascii=True)[:-1]
+        fields = {"id": id, "review": review} | ({"session": session} if session else {})
+        head = json.dumps(fields, ensure_ascii=True)[:-1]
         data = head.encode() + b', "record": ' + record_line.rstrip(b"\n") + b"}\n"
         with self._locked(create=True) as fd:
             assert fd is not None
@@ -98,7 +104,9 @@ class Spool:
                 if not isinstance(item.get("id"), str) or not isinstance(item.get("review"), str):
                     raise ValueError("id or review is not a string")
                 line = json.dumps(item["record"], ensure_ascii=False)
-                waiting.append(Spooled(item["id"], item["review"], line))
+                session = item.get("session")
+                session = session if isinstance(session, str) else ""
+                waiting.append(Spooled(item["id"], item["review"], line, session))
             except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
                 if number == len(lines):  # unfinished: killed mid-write, so never acknowledged
                     warnings.append(f"{self.path}, line {number}: skipped (torn by an interrupted write)")
@@ -124,26 +132,62 @@ class Spool:
         except OSError:
             return 0
 
-    def send(self, deliver: Callable[[list[Spooled]], None]) -> int:
-        """Hand every waiting record to `deliver`, in order; then remove the spool.
+    def _read_all(self, fd: int) -> bytes:
+        os.lseek(fd, 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
 
-        If `deliver` raises, the spool stays as it was (sending again is harmless:
-        the store ignores ids it has). Returns how many records were sent.
+    def send(self, deliver: Callable[[list[Spooled]], None]) -> int:
+        """Hand every waiting record to `deliver`, in order; then remove them from the spool.
+
+        The spool is read under its lock, but `deliver` runs without it (appends go on
+        meanwhile); then the records sent are removed, keeping any appended since and
+        every unreadable line. If `deliver` raises, the spool stays as it was (sending
+        again is harmless: the store ignores ids it has). Returns how many were sent.
         """
         with self._locked(create=False) as fd:
             if fd is None:
                 return 0
-            os.lseek(fd, 0, os.SEEK_SET)
-            chunks = []
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-            waiting, _warnings, bad = self._parse(b"".join(chunks))
-            if waiting:
-                deliver(waiting)
-            if bad:  # unreadable lines stay for a person to look at; everything else went
-                os.ftruncate(fd, 0)
-                os.write(fd, b"".join(raw + b"\n" for raw in bad))
-                os.fsync(fd)
-            else:
+            data = self._read_all(fd)
+        waiting, _warnings, _bad = self._parse(data)
+        if waiting:
+            deliver(waiting)
+        self._forget({item.id for item in waiting})
+        return len(waiting)
+
+    def _forget(self, sent: set[str]) -> None:
+        """Remove the records with these ids; the spool goes when nothing else is left in it."""
+        with self._locked(create=False) as fd:
+            if fd is None:
+                return
+            data = self._read_all(fd)
+            lines = data.split(b"\n")
+            if lines and lines[-1]:  # torn by an interrupted write, never acknowledged: dropped
+                lines[-1] = b""
+            kept = [raw for raw in lines if raw.strip() and _id_of(raw) not in sent]
+            if not kept:
                 os.unlink(self.path)  # under the lock: an appender waiting on it reopens anew
-            return len(waiting)
+                return
+            if len(kept) == len([raw for raw in lines if raw.strip()]):
+                return
+            # A new file renamed over the old: a crash leaves one or the other, never half of one.
+            fresh = self.path + ".sending"
+            out = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                os.write(out, b"".join(raw + b"\n" for raw in kept))
+                os.fsync(out)
+            finally:
+                os.close(out)
+            os.replace(fresh, self.path)  # waiters on the old file see it unlinked and reopen
+
+
+def _id_of(raw: bytes) -> str | None:
+    """The id of a spool line (None when unreadable)."""
+    try:
+        item = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    found = item.get("id") if isinstance(item, dict) else None
+    return found if isinstance(found, str) else None

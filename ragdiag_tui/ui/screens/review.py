@@ -311,6 +311,7 @@ class ReviewScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.documents.close()
+        self.team.stop()  # the app is exiting: a shared store gives the reservation back now
 
     def action_toggle_metric_columns(self) -> None:
         shown = self.table.toggle_extra_columns()

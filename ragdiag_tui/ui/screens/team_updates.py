@@ -38,6 +38,15 @@ class TeamUpdates:
             self.screen.tell(greeting, title="Review journal")
         live.reserve(self.screen.table.cursor_row)
 
+    def stop(self) -> None:
+        """Stop following the log and close it (the app is exiting): a shared store gives this
+        reviewer's reservation back at once, waiting a bounded time on a server that hangs."""
+        if self.live is not None:
+            self.live.stop()
+            log = self.live.log
+            if log is not None:
+                log.close()
+
     def held(self) -> dict[int, str]:
         """The runs other reviewers are on now, row -> reviewer (none before the runs are in)."""
         return self.live.held() if self.live is not None else {}
