@@ -14,13 +14,15 @@ _EPILOG = (
     "regressed (pass -> retrieval or generation), new and resolved lucky answers, and\n"
     "the documents whose missed count changed most. Pairs with the same id but a\n"
     "different question are not comparable: listed, and left out of the rest.\n"
-    "Each file's review journal is applied unless --no-journal.\n\n"
+    "Each file's review journal is applied unless --no-journal; stderr says how many\n"
+    "labels each applied, as stats does.\n\n"
     '--json: {"by", "joined", "only_old", "only_new", "not_comparable": [{"old", "new"}],\n'
     '  "transitions": {OLD_STAGE: {NEW_STAGE: count}}, "fixed", "regressed", "new_lucky",\n'
     '  "resolved_lucky" (lists of NEW ids), "documents": [{"id", "missed_old", "missed_new"}]}\n\n'
     "exit status: 0 compared, 2 either file (or its journal) cannot be read.\n\n"
-    "examples:\n  ragdiag-tui compare before.jsonl after.jsonl\n"
-    "  ragdiag-tui compare before.jsonl after.jsonl --by question --json | jq .fixed"
+    "examples:\n  ragdiag-tui compare sample_runs/demo.jsonl sample_runs/demo_after.jsonl\n"
+    "  ragdiag-tui compare sample_runs/demo.jsonl sample_runs/demo_after.jsonl --by question --json \\\n"
+    "      | jq .fixed"
 )
 
 
@@ -62,6 +64,8 @@ def run_compare(args: argparse.Namespace) -> int:
     except JournalError as exc:  # comparing without the labels would silently misreport
         err(str(exc))
         return EXIT_UNREADABLE
+    if args.no_journal:
+        err("review journals ignored (--no-journal): the files' own labels")
     for warning in warnings:
         err(warning)
     if args.json:

@@ -20,7 +20,7 @@ def add_merge(command: AddCommand) -> None:
         "exit status: 0 merged; 1 merged, but some entries were stale or named runs not in\n"
         "FILE, or some journal or line could not be read (a summary says which); 2 FILE or\n"
         "its journal cannot be read or written.\n\n"
-        "example:\n  ragdiag-tui merge runs.jsonl ~/from-bob/runs.jsonl.review.jsonl",
+        "example:\n  ragdiag-tui merge sample_runs/demo.jsonl ~/from-bob/demo.jsonl.review.jsonl",
     )
     add_file(merge)
     merge.add_argument("journals", nargs="+", metavar="JOURNAL", help="a review journal file to fold in")

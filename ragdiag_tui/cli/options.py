@@ -54,8 +54,9 @@ def add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",)) 
     )
 
 
-def add_journal(parser: argparse.ArgumentParser, reading: bool) -> None:
-    """The review journal's options: `reading` for the commands that only read it."""
+def add_journal(parser: argparse.ArgumentParser, reading: bool, app: bool = False) -> None:
+    """The review journal's options: `reading` for the commands that only read it; `app`
+    for the review app's (review, serve), which adds how this reviewer labels."""
     group = parser.add_argument_group("review journal")
     group.add_argument(
         "--journal",
@@ -72,7 +73,7 @@ def add_journal(parser: argparse.ArgumentParser, reading: bool) -> None:
             action="store_true",
             help="also apply journal entries made before their run changed in the file (left out by default)",
         )
-    else:
+    if app:
         group.add_argument(
             "--blind",
             action="store_true",

@@ -53,14 +53,15 @@ exit status: 0 all good, 1 some lines invalid or some case disagreed,
 
 examples:
   ragdiag-tui sample_runs/demo.jsonl
-  ragdiag-tui diagnose runs.jsonl -o diagnoses.jsonl
+  ragdiag-tui diagnose sample_runs/demo.jsonl -o diagnoses.jsonl
   ragdiag-tui check sample_runs/seed_cases.json
-  ragdiag-tui stats runs.jsonl --json
-  ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only
+  ragdiag-tui stats sample_runs/demo.jsonl --json
+  ragdiag-tui export sample_runs/demo.jsonl -o reviewed.csv --reviewed-only
   ragdiag-tui stats sample_runs/ragas_runs.jsonl --preset ragas
   ragdiag-tui diagnose sample_runs/runs.csv
-  ragdiag-tui diagnose runs.jsonl --map required=gold_ids --map 'context=retrieved[].doc_id'
-  ragdiag-tui compare sample_runs/demo_before.jsonl sample_runs/demo_after.jsonl
+  ragdiag-tui diagnose sample_runs/llamaindex_retrieval.jsonl --map required=expected_ids \
+      --map context=retrieved_ids
+  ragdiag-tui compare sample_runs/demo.jsonl sample_runs/demo_after.jsonl
 """
 
 

@@ -15,7 +15,8 @@ def add_stats(command: AddCommand) -> None:
         "Runs per stage, lucky answers, unresolved, label errors, invalid lines, most-missed documents.",
         "The review journal is applied (labels in force), and stderr says how many\n"
         "labels it applied; --no-journal counts the file's own labels.\n\n"
-        "example:\n  ragdiag-tui stats runs.jsonl\n  ragdiag-tui stats runs.jsonl --json | jq .lucky_answers",
+        "examples:\n  ragdiag-tui stats sample_runs/demo.jsonl\n"
+        "  ragdiag-tui stats sample_runs/demo.jsonl --json | jq .lucky_answers",
     )
     add_file(stats)
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -28,9 +29,10 @@ def add_export(command: AddCommand) -> None:
         "export",
         "Export the runs with the review journal applied.",
         "Each run keeps all its fields and gains: correct (the label in force),\n"
-        "original_correct, label_source, reviewer, reviewed_at, note, and the diagnosis.\n\n"
-        "examples:\n  ragdiag-tui export runs.jsonl -o reviewed.jsonl\n"
-        "  ragdiag-tui export runs.jsonl -o reviewed.csv --reviewed-only",
+        "original_correct, label_source, reviewer, reviewed_at, note, and the diagnosis.\n"
+        "Invalid lines are never exported: stderr says how many were left out, and which.\n\n"
+        "examples:\n  ragdiag-tui export sample_runs/demo.jsonl -o reviewed.jsonl\n"
+        "  ragdiag-tui export sample_runs/demo.jsonl -o reviewed.csv --reviewed-only",
     )
     add_file(export)
     export.add_argument(
@@ -53,7 +55,7 @@ def _reviewed(args: argparse.Namespace) -> Any:
     """The run file with its review applied, for the commands that only read it
     (stats, export); reports on stderr what the journal contributed. Raises
     JournalError when the journal cannot be read (going on would lose its labels)."""
-    from ..core.review.state import open_review
+    from ..core.review.state import journal_applied, open_review
 
     use = not args.no_journal
     review = open_review(
@@ -69,12 +71,7 @@ def _reviewed(args: argparse.Namespace) -> Any:
         return review
     for warning in review.warnings:
         err(warning)
-    name = review.journal.name
-    labels = "label" if review.reviewed == 1 else "labels"
-    if review.records_read:
-        err(f"applied {review.reviewed} {labels} from {name}")
-    else:
-        err(f"no review entries in {name}: the file's own labels")
+    err(journal_applied(review))
     if review.orphans:
         err(f"{len(review.orphans)} journal entries name runs no longer in the file")
     if review.stale:
@@ -139,4 +136,16 @@ def run_export(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     where = "standard output" if args.output == "-" else args.output
     err(f"exported {count} run{'' if count == 1 else 's'} to {where} ({fmt})")
+    if store.errors:
+        err(_left_out(sorted(error.line for error in store.errors.values())))
     return EXIT_INVALID if store.errors else EXIT_OK
+
+
+def _left_out(lines: list[int], listed: int = 10) -> str:
+    """What export says of the invalid lines it never writes: how many, and which."""
+    from ..core.common.text import plural
+
+    named = ", ".join(str(line) for line in lines[:listed])
+    more = f", ... ({len(lines) - listed} more)" if len(lines) > listed else ""
+    lines_word = plural(len(lines), "line", "lines")
+    return f"{len(lines)} invalid {lines_word} left out: {lines_word} {named}{more}"

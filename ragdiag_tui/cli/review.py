@@ -17,7 +17,7 @@ def add_review(command: AddCommand) -> None:
     review = command(
         "review",
         "Open the review app on a run file.",
-        "example:\n  ragdiag-tui review runs.jsonl --reviewer alice\n\n"
+        "example:\n  ragdiag-tui review sample_runs/demo.jsonl --reviewer alice\n\n"
         "Labels and notes are journaled to FILE.review.jsonl as you go; the run file\n"
         "itself is never written. Reopening the file restores the review.",
     )
@@ -26,7 +26,7 @@ def add_review(command: AddCommand) -> None:
     review.add_argument(
         "--export-dir", metavar="DIR", help="allow exports only into this folder (serve sets it)"
     )
-    add_journal(review, reading=False)
+    add_journal(review, reading=False, app=True)
     add_tags(review)
     add_docs(review)
     review.add_argument(
@@ -47,7 +47,7 @@ def add_serve(command: AddCommand) -> None:
     serve = command(
         "serve",
         "Serve the review app to a web browser (needs the `serve` extra).",
-        "example:\n  ragdiag-tui serve runs.jsonl --port 8000\n\n"
+        "example:\n  ragdiag-tui serve sample_runs/demo.jsonl --port 8000\n\n"
         "Binds to 127.0.0.1 unless --host says otherwise. Every request needs the random\n"
         "token printed in the URL at start (as Jupyter does); exports go only under the\n"
         "run file's folder unless --export-dir names another.",
@@ -62,7 +62,7 @@ def add_serve(command: AddCommand) -> None:
     serve.add_argument(
         "--export-dir", metavar="DIR", help="where served apps may export (default: FILE's folder)"
     )
-    add_journal(serve, reading=False)
+    add_journal(serve, reading=False, app=True)
     add_tags(serve)
     add_docs(serve)
 

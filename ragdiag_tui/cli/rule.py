@@ -17,7 +17,8 @@ def add_diagnose(command: AddCommand) -> None:
         'output lines:\n  {"id": "run-1", "stage": "retrieval", "missing": ["D2"]}\n'
         '  {"line": 7, "id": "run-7", "error": "invalid-run", "field": "context", "detail": "..."}\n\n'
         "exit status: 0 every line valid, 1 some line invalid (valid runs are still\n"
-        "written), 2 the file cannot be read.\n\nexample:\n  ragdiag-tui diagnose runs.jsonl -o out.jsonl",
+        "written), 2 the file cannot be read.\n\n"
+        "example:\n  ragdiag-tui diagnose sample_runs/demo.jsonl -o out.jsonl",
     )
     add_file(diagnose)
     diagnose.add_argument(

@@ -20,9 +20,9 @@ _EPILOG = (
     "the worst case: n0 = 1.96^2 * 0.25 / MARGIN^2, n = ceil(n0 / (1 + (n0 - 1) / N)).\n\n"
     "exit status: 0 drawn, 1 drawn but some lines of FILE are invalid, 2 nothing drawn\n"
     "(unreadable file or journal, empty population, a name already used).\n\n"
-    "examples:\n  ragdiag-tui sample runs.jsonl --view lucky -n 50 --seed 20261130\n"
-    "  ragdiag-tui sample runs.jsonl --view lucky -n auto --margin 0.1 --seed 7 --json\n"
-    "  ragdiag-tui review runs.jsonl --spot-check lucky-50"
+    "examples:\n  ragdiag-tui sample sample_runs/demo.jsonl --view lucky -n 5 --seed 20261130\n"
+    "  ragdiag-tui sample sample_runs/demo.jsonl --view all -n auto --margin 0.1 --seed 7 --json\n"
+    "  ragdiag-tui review sample_runs/demo.jsonl --spot-check lucky-5"
 )
 
 

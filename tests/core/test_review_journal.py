@@ -381,6 +381,7 @@ def test_appends_after_a_torn_line_stay_readable(run_file: Path) -> None:
 def test_journal_failure_keeps_the_label_marks_the_row_unsaved_until_saved(
     run_file: Path, monkeypatch: pytest.MonkeyPatch, failing: str
 ) -> None:
+    Path(journal_path(run_file)).touch()  # opening alone no longer makes the journal (issue 16)
     review = open_review(run_file)
     review.journal.open()
     journal_fd = review.journal._fd
@@ -415,6 +416,7 @@ def test_journal_in_an_unwritable_place_is_a_journal_error(store: RunStore, tmp_
 
 def test_two_journals_on_one_file_interleave_whole_lines_only(tmp_path: Path) -> None:
     path = tmp_path / "runs.jsonl.review.jsonl"
+    path.touch()  # an existing journal: opening no longer makes an empty one (issue 16)
     first, second = Journal(path), Journal(path)
     first.open()
     second.open()

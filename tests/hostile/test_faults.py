@@ -500,7 +500,7 @@ async def test_app_export_on_a_full_disk_shows_an_error(
         assert str(error.visual) == f"Not exported: cannot write {target}: No space left on device"
         assert app.screen is dialog and app.is_running
         assert not target.exists()
-        assert files_in(tmp_path) == {"runs.jsonl", "runs.jsonl.review.jsonl"}
+        assert files_in(tmp_path) == {"runs.jsonl"}  # no empty journal either (issue 16)
 
 
 # -- two instances on one run file ----------------------------------------------------------------------

@@ -178,7 +178,7 @@ async def test_baseline_labels_are_offered_and_applied_only_when_asked(tmp_path:
         assert screen.review.reviewer_label(row) is True
         entries = [json.loads(line) for line in Path(journal_path(new)).read_text().splitlines()]
         assert entries[-1]["run"] == "run-0002" and entries[-1]["label"] is True
-        assert entries[-1]["reviewer"] == "bob"
+        assert entries[-1]["reviewer"] == "alice"  # issue 16: the label keeps its reviewer
         assert Path(journal_path(old)).read_text().count("\n") == 3  # the baseline's journal untouched
 
 

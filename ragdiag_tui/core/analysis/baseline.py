@@ -8,8 +8,9 @@ both runs' IDs side by side.
 
 OLD's reviewer labels are *offered*, never applied silently, for runs whose
 question, answer, required and context are unchanged and that nobody has
-labelled in NEW yet; applying one is an ordinary labelling, journaled in NEW's
-journal under the current reviewer.
+labelled in NEW yet. Applying one journals, in NEW's journal, each OLD reviewer's
+state of the run (label, note and tags) under that reviewer's name, and OLD's
+adjudication under its adjudicator's: NEW's review then holds what OLD's held.
 
 The stage comparisons read NEW's stage bytes as they stand, so the views follow
 the labels the reviewer changes.
@@ -23,10 +24,12 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import ne
 
+from ..review.labels import ReviewerState
+from ..review.records import ADJUDICATION, Entry
 from ..runs.mapping import FieldMap
 from ..runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL
 from ..runs.store import RunStore
-from .compare import BY_ID, Comparison, compare_stores, open_side
+from .compare import BY_ID, Comparison, ReviewedRun, compare_stores, open_side
 from .filtering import View, rows_with_stage
 
 NO_RUN = 255  # `was` of a run that OLD does not have
@@ -47,12 +50,34 @@ ReviewerLabel = Callable[[int], bool | None]
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """A reviewer label of OLD's review, offered for an unchanged run of NEW."""
+    """OLD's review of a run, offered for the unchanged run of NEW: the label it puts on
+    the run, every reviewer's state (label, note, tags) and the adjudication, if any."""
 
     row: int  # NEW's row
     label: bool
-    reviewer: str
-    note: str
+    reviewers: dict[str, ReviewerState]
+    adjudication: Entry | None = None
+
+    @property
+    def by(self) -> str:
+        """Who gave it: the reviewers (and the adjudicator), as "alice, bob"."""
+        names = list(self.reviewers)
+        if self.adjudication is not None:
+            names.append(self.adjudication.reviewer)
+        return ", ".join(dict.fromkeys(names))
+
+    def records(self, run: str, digest: str, at: str) -> list[Entry]:
+        """The records that put this review on NEW's run `run` (whose digest is now
+        `digest`), written at `at`, each under its own reviewer's name."""
+        entries = [
+            Entry(run, state.label, state.note, reviewer, at, digest, tags=state.tags)
+            for reviewer, state in self.reviewers.items()
+        ]
+        settled = self.adjudication
+        if settled is not None:
+            final = Entry(run, settled.label, settled.note, settled.reviewer, at, digest, kind=ADJUDICATION)
+            entries.append(final)
+        return entries
 
 
 class Baseline:
@@ -114,18 +139,19 @@ def unchanged(old: RunStore, old_row: int, new: RunStore, new_row: int) -> bool:
 
 def find_offers(
     comparison: Comparison,
-    old_labels: dict[int, tuple[bool, str, str]],
+    old_labels: dict[int, ReviewedRun],
     new_reviewed: Callable[[int], bool],
 ) -> dict[int, Offer]:
-    """OLD's review labels (`old row -> (label, reviewer, note)`) for unchanged NEW runs nobody reviewed."""
+    """OLD's review (`old row -> (label, reviewers' states, adjudication)`) of the
+    unchanged NEW runs nobody reviewed."""
     offers: dict[int, Offer] = {}
     new_of = {old: new for old, new in comparison.pairs}
-    for old_row, (label, reviewer, note) in old_labels.items():
+    for old_row, (label, reviewers, adjudication) in old_labels.items():
         row = new_of.get(old_row)
         if row is None or new_reviewed(row):
             continue
         if unchanged(comparison.old, old_row, comparison.new, row):
-            offers[row] = Offer(row, label, reviewer, note)
+            offers[row] = Offer(row, label, dict(reviewers), adjudication)
     return offers
 
 

@@ -27,7 +27,9 @@ import msgspec
 
 from ..common.text import visible
 from ..review.journal import journal_path
-from ..review.state import open_review
+from ..review.labels import ReviewerState
+from ..review.records import Entry
+from ..review.state import journal_applied, open_review
 from ..runs.mapping import FieldMap
 from ..runs.stages import S_GENERATION, S_INVALID, S_PASS, S_RETRIEVAL, STAGE_NAMES
 from ..runs.store import RunStore, label_value
@@ -37,6 +39,8 @@ TOP_DOCUMENTS = 10
 
 LabelOf = Callable[[int], bool | None]
 """The label in force of a row (a `Review`'s `label`)."""
+ReviewedRun = tuple[bool, dict[str, ReviewerState], Entry | None]
+"""A row's review: the label it puts on the run, every reviewer's state, the adjudication."""
 
 
 @dataclass
@@ -272,13 +276,15 @@ def _documents(
 
 @dataclass
 class Opened:
-    """One side of a comparison: its store, the label in force of each row, and
-    its reviewers' labels (row -> (label, reviewer, note))."""
+    """One side of a comparison: its store, the label in force of each row, its
+    review's labels (row -> the review's label, every reviewer's state, the
+    adjudication), and what it took from its review log (`applied`)."""
 
     store: RunStore
     label: LabelOf
     warnings: list[str]
-    reviewer_labels: dict[int, tuple[bool, str, str]] = field(default_factory=dict)
+    reviewer_labels: dict[int, ReviewedRun] = field(default_factory=dict)
+    applied: str = ""
 
 
 def open_side(
@@ -300,12 +306,12 @@ def open_side(
         warnings.append(f"{name}: {len(review.orphans)} entries name runs no longer in the file")
     if review.stale:
         warnings.append(f"{name}: {len(review.stale)} entries left out: their runs changed in the file since")
-    labels: dict[int, tuple[bool, str, str]] = {}
+    labels: dict[int, ReviewedRun] = {}
     for row in review.reviewed_rows():
-        label, who = review.reviewer_label(row), review.reviewed_by(row)
+        label = review.reviewer_label(row)
         if label is not None:
-            labels[row] = (label, who[0] if who else "", review.note(row))
-    return Opened(store, review.label, warnings, labels)
+            labels[row] = (label, review.reviewers(row), review.adjudication(row))
+    return Opened(store, review.label, warnings, labels, journal_applied(review))
 
 
 def compare_files(
@@ -320,7 +326,8 @@ def compare_files(
     old = open_side(old_path, field_map, journals, journal_spec)
     new = open_side(new_path, field_map, journals, journal_spec)
     result = compare_stores(old.store, new.store, by, old.label, new.label)
-    return result, old.warnings + new.warnings
+    said = [old.applied, *old.warnings, new.applied, *new.warnings]
+    return result, [line for line in said if line]
 
 
 # -- as text ------------------------------------------------------------------------

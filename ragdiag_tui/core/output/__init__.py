@@ -19,6 +19,7 @@ __getattr__, __all__ = public_api(
             "export_runs",
             "exported_run",
             "format_for_path",
+            "format_named_by",
             "refuse_sources",
         ],
     },

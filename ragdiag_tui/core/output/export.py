@@ -113,10 +113,15 @@ class ExportError(OSError):
     """The export could not be written. The message names the path and the reason."""
 
 
+def format_named_by(path: str | os.PathLike[str]) -> str | None:
+    """The format an output path's extension names (.jsonl, .csv, .json, .parquet), if any."""
+    extension = os.path.splitext(os.fspath(path))[1].lower()
+    return {suffix: fmt for fmt, suffix in _EXTENSIONS.items()}.get(extension)
+
+
 def format_for_path(path: str | os.PathLike[str]) -> str:
     """The format an output path asks for by its extension: csv, json, parquet, else jsonl."""
-    extension = os.path.splitext(os.fspath(path))[1].lower()
-    return {".csv": "csv", ".json": "json", ".parquet": "parquet"}.get(extension, "jsonl")
+    return format_named_by(path) or "jsonl"
 
 
 def default_export_path(run_path: str | os.PathLike[str], fmt: str) -> str:

@@ -29,7 +29,7 @@ __getattr__, __all__ = public_api(
         ],
         "reviewlog": ["JOURNAL_ENV", "ReviewLog", "open_log"],
         "spool": ["spool_path"],
-        "state": ["Review", "ReviewOptions", "open_review"],
+        "state": ["Review", "ReviewOptions", "journal_applied", "open_review"],
         "tags": ["DEFAULT_TAGS", "MAX_TAGS", "Tag", "TagsError", "load_tags", "tag_by_number"],
     },
 )

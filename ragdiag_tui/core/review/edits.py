@@ -102,9 +102,15 @@ class ReviewerEdits:
         self.held.release(entry)
         fresh = Entry(entry.run, entry.label, entry.note, entry.reviewer, utc_now(), self.digest_of(row), 0,
                       entry.tags, entry.kind)  # fmt: skip
-        self.team.put(row, fresh)
-        self.save(row, fresh)
+        self.adopt(row, fresh)
         return row
+
+    def adopt(self, row: int, entry: Entry) -> None:
+        """Take another review's record of the run as it is (its reviewer kept, not this
+        one's: a baseline's review carried over) and journal it; no undo."""
+        self._check_valid(row)
+        self.team.put(row, entry)
+        self.save(row, entry)
 
     def dismiss_stale(self, run: str) -> None:
         """Drop every stale record of a run, journaling a "dismiss" per digest they were made against."""

@@ -103,6 +103,7 @@ class Journal:
         self.name = self.path
         self.run_path = os.fspath(run_path) if run_path is not None else None
         self._fd: int | None = None
+        self._lock_fd: int | None = None  # the run file's, while no journal is there (see `open`)
         self._identity: tuple[int, int] | None = None  # of the file `_fd` has open
         self._clean = True  # False after a failed write, which may have left half a line
         self._mended_at: int | None = None  # where `open` ended a torn last line with "\n"
@@ -177,10 +178,51 @@ class Journal:
         return records
 
     def open(self) -> None:
-        """Open for appending now, so a read-only folder is reported before any review."""
+        """Open for appending now, so a read-only folder is reported before any review.
+
+        A journal not there yet is created by the first `append`, not here: opening a
+        run file to look at it leaves no empty journal behind.
+        """
         if self._fd is not None:
             return
         check_journal_path(self.path, self.run_path)
+        if os.path.lexists(self.path):
+            self._open_for_append()
+            return
+        probe = f"{self.path}.{os.getpid()}.probe"  # can the folder take the journal? Leave nothing.
+        try:
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            os.unlink(probe)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot write the journal ({exc.strerror})") from None
+        self._lock_run_file()
+
+    def _lock_run_file(self) -> None:
+        """With no journal yet, the run file's lock tells a second instance it is not alone."""
+        run_path = self.run_path
+        if run_path is None and self.path.endswith(JOURNAL_SUFFIX):
+            run_path = self.path[: -len(JOURNAL_SUFFIX)]
+        if fcntl is None or run_path is None or self._lock_fd is not None:
+            return
+        try:  # non-blocking: a FIFO given as the run file must not hang the open
+            self._lock_fd = os.open(run_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            return
+        if not stat.S_ISREG(os.fstat(self._lock_fd).st_mode):
+            os.close(self._lock_fd)
+            self._lock_fd = None
+            return
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.shared = True
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _open_for_append(self) -> None:
+        """Open (creating) the file for appending, locked when no other process holds it."""
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -217,7 +259,9 @@ class Journal:
             self.open()
             raise JournalReplaced(f"{self.path}: the journal was deleted or replaced while open")
         try:
-            self.open()
+            if self._fd is None:
+                check_journal_path(self.path, self.run_path)
+                self._open_for_append()
             assert self._fd is not None
             if not self._clean:  # a failed write may have left half a line: end it first
                 self._ensure_line_start()
@@ -255,11 +299,14 @@ class Journal:
             self._mended_at = size
 
     def close(self) -> None:
-        """Close the file; appending again reopens it."""
+        """Close the file (and release the run file's lock); appending again reopens it."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
             self._identity = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
 
 FileJournal = Journal

@@ -423,3 +423,13 @@ def open_review(
     # A log shared with other writers is announced by the app (ui.live), which shows their work live.
     review.problems = problems
     return review
+
+
+def journal_applied(review: Review) -> str:
+    """What a command that reads the review says it took from the log: how many labels it
+    applied, or that the log held none and the file's own labels stand."""
+    name = review.journal.name if review.journal is not None else "no review log"
+    if not review.records_read:
+        return f"no review entries in {name}: the file's own labels"
+    labels = "label" if review.reviewed == 1 else "labels"
+    return f"applied {review.reviewed} {labels} from {name}"

@@ -14,7 +14,7 @@ from textual.message import Message
 
 from ...core.analysis.baseline import BASELINE_VIEW_BY_NAME, Baseline, Offer, open_baseline
 from ...core.common.text import visible
-from ...core.review.records import JournalError
+from ...core.review.records import JournalError, utc_now
 from ...core.runs.loading import FileError
 from ..widgets.baseline_diff import baseline_diff
 from .review_host import WorkerHost
@@ -145,11 +145,13 @@ class BaselineActions:
             if apply:
                 self._apply(offers)
 
+        self.screen.app.clear_notifications()  # the baseline's notices would sit over the dialog's keys
         self.screen.app.push_screen(
             ConfirmDialog(
                 f"The baseline's review labelled {len(offers)} {runs} whose question, answer, required "
                 f"and context are unchanged here ({ids}{more}): {correct} correct, "
-                f"{len(offers) - correct} incorrect. Apply these labels as yours (each is journaled)?",
+                f"{len(offers) - correct} incorrect. Apply these labels, with their notes and tags, "
+                "under the names of the reviewers who gave them (each is journaled)?",
                 yes="Apply them",
                 no="Not now",
             ),
@@ -157,12 +159,15 @@ class BaselineActions:
         )
 
     def _apply(self, offers: dict[int, Offer]) -> None:
+        """Journal each offered review as it was: every reviewer's label, note and tags
+        under that reviewer's name, and the adjudication."""
         screen, review = self.screen, self.screen.review
         assert review is not None
-        applied = 0
+        applied, now = 0, utc_now()
         for row, offer in sorted(offers.items()):
             try:
-                review.set_label(row, offer.label)
+                for entry in offer.records(screen.store.ids[row], review.digest_of(row), now):
+                    review.edits.adopt(row, entry)
             except JournalError as exc:
                 screen.tell(
                     f"{exc}. {applied} labels applied; the rest were not.",

@@ -28,6 +28,11 @@ class ConfirmDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Static(self.question, classes="dialog-text", markup=False)
+            yield Static(
+                f"tab: the other button · enter: the highlighted one · escape: {self.no}",
+                classes="dialog-hint",
+                markup=False,
+            )
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.yes, variant="error", id="yes")
                 yield Button(self.no, variant="primary", id="no")

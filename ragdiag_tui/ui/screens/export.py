@@ -21,7 +21,13 @@ from textual.widgets import Button, Input, Label, ProgressBar, RadioButton, Radi
 
 from ...core.common.paths import is_within
 from ...core.common.text import visible
-from ...core.output.export import ExportError, default_export_path, export_runs, refuse_sources
+from ...core.output.export import (
+    ExportError,
+    default_export_path,
+    export_runs,
+    format_named_by,
+    refuse_sources,
+)
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
 from ..typeahead import focus_now
@@ -94,6 +100,16 @@ class ExportDialog(ModalScreen[str | None]):
         self.fmt = FORMATS[event.index][0]
         if path_input.value == old_default:
             path_input.value = default_export_path(self.store.path, self.fmt)
+
+    @on(Input.Changed, "#export-path")
+    def _path_changed(self, event: Input.Changed) -> None:
+        """A typed extension picks the format, as the CLI's `-o` does."""
+        fmt = format_named_by(event.value.strip())
+        if fmt is None or fmt == self.fmt:
+            return
+        self.fmt = fmt  # now, so an export started before the radio set answers writes this format
+        index = [name for name, _ in FORMATS].index(fmt)
+        self.query_one("#export-format", RadioSet).query(RadioButton)[index].value = True
 
     @property
     def scope(self) -> str:

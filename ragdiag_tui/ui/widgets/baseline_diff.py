@@ -116,7 +116,7 @@ def baseline_diff(baseline: Baseline, store: RunStore, review: Review | None, ro
                 "Offered",
                 (label_word(offer.label), _c("reviewer")),
                 (
-                    f"  by {visible(offer.reviewer)} in the baseline's review; O applies the offered labels",
+                    f"  by {visible(offer.by)} in the baseline's review; O applies the offered labels",
                     _c("muted"),
                 ),
             )

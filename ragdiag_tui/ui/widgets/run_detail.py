@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from ...core.review.state import Review
     from ...core.runs.store import RunStore
 
+MIN_DOCUMENT_LINES = 5  # the document panel's fewest lines beside the run's IDs
+MAX_DOCUMENT_LINES = 20  # and its most, unless the pane is maximized
+
 
 class RunDetail(VerticalScroll, can_focus=True):
     """The detail pane of one run."""
@@ -221,9 +224,19 @@ class RunDetail(VerticalScroll, can_focus=True):
         return True
 
     def _bring_document_into_view(self) -> None:
+        """Show the document panel under the run's IDs, both in view: the panel gets the
+        lines the IDs leave (it scrolls within), down to MIN_DOCUMENT_LINES on a short pane."""
         panel = self.query_one("#run-document")
-        if panel.display:
-            self.scroll_to_widget(panel, animate=False, top=False)
+        if not panel.display:
+            return
+        ids = self.query_one("#run-ids")
+        room = self.scrollable_content_region.height - ids.outer_size.height - panel.styles.margin.top
+        if room >= MIN_DOCUMENT_LINES:
+            panel.styles.max_height = room if self.has_class("-maximized") else min(room, MAX_DOCUMENT_LINES)
+            self.call_after_refresh(self.scroll_to_widget, ids, animate=False, top=True)
+        else:  # too many IDs to keep with it: the panel at its own height
+            panel.styles.max_height = None
+            self.call_after_refresh(self.scroll_to_widget, panel, animate=False, top=False)
 
     def set_docs(self, docs: DocStore | None, status: str = "") -> None:
         """The corpus (`--docs`) once open, or why there is none yet; the panel shows it anew."""

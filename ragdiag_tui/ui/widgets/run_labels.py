@@ -12,6 +12,7 @@ from ...core.analysis.explain import ABSENT, describe_label
 from ...core.common.text import visible
 from ...core.runs.metrics import id_metrics
 from .detail_text import detail_class, field_block, field_line, joined, multiline, muted, value_text
+from .field_tree import field_tree, is_nested
 from .reviewers import reviewers_block, team_label
 from .stages import label_word
 
@@ -118,9 +119,12 @@ def tags_content(keys: tuple[str, ...], reason_tags: Iterable[Tag]) -> Content:
 
 
 def fields_content(raw: dict[str, Any]) -> Content:
-    """The run's fields not shown elsewhere in the pane, each beside or above its value."""
+    """The run's fields not shown elsewhere in the pane, each beside or above its value;
+    a nested one (an object, a list of objects) as indented key/value lines under its name."""
     lines = [
-        field_block(name, value_text(value)) for name, value in raw.items() if name not in SHOWN_ELSEWHERE
+        field_tree(name, value) if is_nested(value) else field_block(name, value_text(value))
+        for name, value in raw.items()
+        if name not in SHOWN_ELSEWHERE
     ]
     if not lines:
         return muted("no other fields")

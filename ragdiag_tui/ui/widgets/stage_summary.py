@@ -23,8 +23,8 @@ class StageSummary(Static):
     """Live counts on one line. On a narrow terminal the words shorten and numbers compact
     until it fits; only when nothing fits does it wrap, between items, never inside one.
 
-    `lead` items (a spot-check's progress) come first and are never dropped; in the
-    narrowest form the stage counts give way to them."""
+    `lead` items (a spot-check's progress) come first and are never dropped, and neither
+    are the stage counts: when both do not fit one line, the counts go on the next."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "stage-summary--count",
@@ -40,6 +40,7 @@ class StageSummary(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
         self._forms: list[tuple[str, list[Content]]] = []
+        self._wrapped: tuple[list[Content], Content, list[Content], list[Content]] = ([], Content(), [], [])
         self._line_count = 0
         self._status: list[Content] = []
 
@@ -69,13 +70,14 @@ class StageSummary(Static):
         full, short = _stage_items(counts)
         review_full, review_short = _review_items(lucky, reviewed, runs)
         lead = list(lead)
-        stages = [Content(" ").join(short)]
+        spaced, tight = Content(" · ").join(short), Content("·").join(short)
         self._forms = [
             (GAP, lead + full + review_full + tail),
             (GAP, lead + short + review_full + tail),
-            (" ", lead + stages + review_short + tail),
-            (" ", lead + review_short + tail),  # the narrowest: the stage counts give way
+            (" ", [*lead, spaced, *review_short, *tail]),
+            (" ", [*lead, tight, *review_short, *tail]),  # the narrowest line: wraps after this
         ]
+        self._wrapped = (lead, tight, short, review_short + tail)
         self._lay_out()
 
     def show_status(self, status: str | None) -> None:
@@ -97,15 +99,10 @@ class StageSummary(Static):
             if sum(item.cell_length for item in items) + len(gap) * (len(items) - 1) <= width:
                 self._show(Content(gap).join(items), 1)
                 return
-        lines: list[list[Content]] = [[]]
-        used = 0
-        for item in self._forms[-1][1] + self._status:
-            need = item.cell_length + (len(GAP) if lines[-1] else 0)
-            if lines[-1] and used + need > width:
-                lines.append([])
-                used, need = 0, item.cell_length
-            lines[-1].append(item)
-            used += need
+        lead, stages, apart, rest = self._wrapped
+        # The stage counts stay: on a line after the lead, together when they fit one, else apart.
+        items = [*([stages] if stages.cell_length <= width else apart), *rest, *self._status]
+        lines = [*_wrap(lead, width), *_wrap(items, width)]
         self._show(Content("\n").join(Content(GAP).join(line) for line in lines), len(lines))
 
     def _show(self, content: Content, line_count: int) -> None:
@@ -117,6 +114,20 @@ class StageSummary(Static):
 
 
 SEPARATOR = ("│ ", ".stage-summary--muted")
+
+
+def _wrap(items: Sequence[Content], width: int) -> list[list[Content]]:
+    """The items on lines of `width` cells, GAP between them, broken only between items."""
+    lines: list[list[Content]] = []
+    used = 0
+    for item in items:
+        need = item.cell_length + len(GAP)
+        if not lines or used + need > width:
+            lines.append([])
+            used, need = 0, item.cell_length
+        lines[-1].append(item)
+        used += need
+    return lines
 
 
 def _muted(text: str) -> Content:
