@@ -215,12 +215,7 @@ class Query:
     def tests(self, store: RunStore, review: Review) -> list[Callable[[int], bool]]:
         """One row test per term, cheapest first."""
         tests = [in_view_test(store, review, view) for view in self.views]
-        tags_of = review.tags
-        if review.blind:  # another reviewer's tags would tell their verdict
-
-            def tags_of(row: int) -> tuple[str, ...]:
-                return review.tags(row) if review.revealed(row) else review.my_tags(row)
-
+        tags_of = shown_tags(review)
         for key in self.tags:
             tests.append(lambda row, key=key: key in (tag.casefold() for tag in tags_of(row)))
         for term in self.fields:
@@ -235,6 +230,14 @@ class Query:
                 test = tests.pop()
                 tests.append(lambda row, test=test, revealed=review.revealed: revealed(row) and test(row))
         return tests
+
+
+def shown_tags(review: Review) -> Callable[[int], tuple[str, ...]]:
+    """A run's tags as a filter may see them: every reviewer's; in blind mode, before this
+    reviewer labelled the run, only their own (another reviewer's would tell their verdict)."""
+    if not review.blind:
+        return review.tags
+    return lambda row: review.tags(row) if review.revealed(row) else review.my_tags(row)
 
 
 def label_field(store: RunStore) -> str:

@@ -34,6 +34,15 @@ def unreviewed_by_me(review: Review) -> Callable[[int], bool]:
     return unreviewed
 
 
+def labelled_by_others(review: Review, row: int) -> bool:
+    """Whether a reviewer other than this session's set a label on the run (or adjudicated it)."""
+    me = review.reviewer
+    if any(name != me and state.label is not None for name, state in review.reviewers(row).items()):
+        return True
+    entry = review.adjudication(row)
+    return entry is not None and entry.reviewer != me
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewerProgress:
     """How far a spot-check is, for this reviewer and for the team.
@@ -71,14 +80,9 @@ class ReviewerProgress:
 
 def spot_check_progress(review: Review, name: str, rows: list[int]) -> ReviewerProgress:
     """The progress of spot-check `name` (a known one), whose runs in the file are `rows`."""
-    me, states = review.reviewer, review.states
     unreviewed = unreviewed_by_me(review)
     mine = sum(1 for row in rows if not unreviewed(row))
-    others = any(
-        reviewer != me and state.label is not None
-        for row in rows
-        for reviewer, state in states.get(row, {}).items()
-    ) or any((entry := review.adjudications.get(row)) is not None and entry.reviewer != me for row in rows)
+    others = any(labelled_by_others(review, row) for row in rows)
     team = review.spot_check_progress(name)
     size = len(review.spot_checks[name].ids)
     if review.blind:
