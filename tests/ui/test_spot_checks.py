@@ -256,7 +256,8 @@ async def test_a_run_in_conflict_is_counted_apart_in_the_summary_and_the_statist
     async with app.run_test(size=(140, 50)) as pilot:
         screen = await loaded(pilot)
         await wait_until(pilot, lambda: screen.spot_check == "first-five", "the spot-check")
-        assert "first-five: 2/5 reviewed · 0 held · 1 overturned · 1 in conflict" in screen_text(app)
+        # bob labelled too: the progress is per reviewer (issue 16, item 1)
+        assert "first-five: mine 2/5 · team 2/5 · 0 held · 1 overturned · 1 in conflict" in screen_text(app)
         await pilot.press("s")
         await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen), "the statistics")
         text = " ".join(screen_text(app).split())

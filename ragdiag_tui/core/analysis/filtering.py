@@ -6,7 +6,9 @@ so a million rows filter in tens of milliseconds.
 
 The filter text may hold terms besides plain text (see `parse_query`):
 `is:VIEW` (any view name: `is:unreviewed` in the lucky view is the spot-check's
-to-do list), `tag:KEY` (a reviewer gave the run that reason tag) and
+to-do list; *unreviewed* means not labelled by this reviewer, see progress.py),
+`tag:KEY` (a reviewer gave the run that reason tag; in blind mode, before this
+reviewer labelled the run, only their own tags count) and
 `FIELD:VALUE` over any top-level field of the run's own JSON (`model:gpt-4o`,
 `source:eval-2026-11`; `FIELD:=VALUE` for an exact value).
 A field's values are read once, on its first use, and kept per store.
@@ -28,6 +30,7 @@ from ..review.state import Review
 from ..runs.rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
 from ..runs.stages import S_RETRIEVAL, STAGE_CODE, STAGES
 from ..runs.store import RunStore
+from .progress import unreviewed_by_me
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +87,9 @@ def _view_rows(store: RunStore, review: Review, view: str) -> list[int]:
         return [row for row in rows_with_stage(store.stage, S_RETRIEVAL) if review.label(row) is True]
     if view == "reviewed":
         return review.reviewed_rows()
-    if view == "unreviewed":
-        is_reviewed = review.is_reviewed
-        return [row for row in range(len(store)) if not is_reviewed(row) and store.is_valid(row)]
+    if view == "unreviewed":  # by this reviewer (see progress.py)
+        unreviewed, is_valid = unreviewed_by_me(review), store.is_valid
+        return [row for row in range(len(store)) if unreviewed(row) and is_valid(row)]
     if view == "conflicts":
         return sorted(review.conflicts)
     raise ValueError(f"unknown view: {view}")
@@ -137,7 +140,8 @@ def _in_view_test(store: RunStore, review: Review, view: str) -> Callable[[int],
     if view == "reviewed":
         return review.is_reviewed
     if view == "unreviewed":
-        return lambda row: store.is_valid(row) and not review.is_reviewed(row)
+        unreviewed = unreviewed_by_me(review)
+        return lambda row: store.is_valid(row) and unreviewed(row)
     if view == "conflicts":
         return review.is_conflict
     if view == "all":
@@ -211,7 +215,7 @@ class Query:
     def tests(self, store: RunStore, review: Review) -> list[Callable[[int], bool]]:
         """One row test per term, cheapest first."""
         tests = [in_view_test(store, review, view) for view in self.views]
-        tags_of = review.tags
+        tags_of = shown_tags(review)
         for key in self.tags:
             tests.append(lambda row, key=key: key in (tag.casefold() for tag in tags_of(row)))
         for term in self.fields:
@@ -226,6 +230,14 @@ class Query:
                 test = tests.pop()
                 tests.append(lambda row, test=test, revealed=review.revealed: revealed(row) and test(row))
         return tests
+
+
+def shown_tags(review: Review) -> Callable[[int], tuple[str, ...]]:
+    """A run's tags as a filter may see them: every reviewer's; in blind mode, before this
+    reviewer labelled the run, only their own (another reviewer's would tell their verdict)."""
+    if not review.blind:
+        return review.tags
+    return lambda row: review.tags(row) if review.revealed(row) else review.my_tags(row)
 
 
 def label_field(store: RunStore) -> str:

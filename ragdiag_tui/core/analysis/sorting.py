@@ -38,8 +38,9 @@ SORT_COLUMNS = (
 METRIC_COLUMNS = ("recall", "precision")  # RAGAS's ID-based context metrics; NaN where undefined
 _LABEL_ORDER = {True: 0, False: 1, None: 2}  # correct, incorrect, none
 _SOURCE_ORDER = {"adjudication": 0, "reviewer": 1, "conflict": 2, "file": 3, None: 4}
-BLIND_COLUMNS = frozenset({"stage", "label", "from", "missing", "lucky"})
-"""Columns whose order would tell, in blind mode, the labels of runs not labelled yet."""
+BLIND_COLUMNS = frozenset({"stage", "label", "from", "missing", "lucky", "tags", "reviewed"})
+"""Columns whose order would tell, in blind mode, the labels of runs not labelled yet (or,
+for tags and reviewed, another reviewer's verdict or what the blind table leaves blank)."""
 
 Key = Callable[[int], object]
 _RANKS: weakref.WeakKeyDictionary[RunStore, dict[str, array[int]]] = weakref.WeakKeyDictionary()

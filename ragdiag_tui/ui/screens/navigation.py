@@ -1,5 +1,6 @@
 """Moving and ordering in the review screen: sorting by any column, jumping to the next
-unreviewed run, and moving on after a label.
+unreviewed run, and moving on after a label. Unreviewed is *by this reviewer*
+(core.analysis.progress): a second reviewer is led through the runs a first one labelled.
 
 Sorting keys: `o` cycles the sort column's order (ascending, descending, file order),
 `<` and `>` sort by the previous or next column; a click on a column's title cycles it.
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from ...core.analysis.progress import unreviewed_by_me
 from ...core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER, SORT_COLUMNS
 from .review_host import ReviewHost
 
@@ -92,20 +94,21 @@ class Navigation:
         screen.table.cursor = index
 
     def find_unreviewed(self, start: int, step: int) -> tuple[int, bool] | None:
-        """(position, wrapped) of the first unreviewed run `step`-wise from `start`, or None.
+        """(position, wrapped) of the first run this reviewer has not labelled, `step`-wise from
+        `start`, or None.
 
         Runs another reviewer is on (a shared store's reservations) are skipped: two
         reviewers working one spot-check are handed different runs."""
         screen = self.screen
         review, rows = screen.review, self.index.rows
         assert review is not None
-        is_reviewed, is_valid = review.is_reviewed, screen.store.is_valid
+        unreviewed, is_valid = unreviewed_by_me(review), screen.store.is_valid
         held = self.held()  # runs others are on
         count = len(rows)
         for offset in range(1, count + 1):
             index = (start + step * offset) % count
             row = rows[index]
-            if is_valid(row) and not is_reviewed(row) and row not in held:
+            if is_valid(row) and unreviewed(row) and row not in held:
                 return index, (index <= start) if step > 0 else (index >= start)
         return None
 
@@ -129,7 +132,7 @@ class Navigation:
         screen = self.screen
         if not self.moves_on() or screen.table.cursor_row != row:
             return
-        if screen.review is None or not screen.review.is_reviewed(row):
+        if screen.review is None or unreviewed_by_me(screen.review)(row):
             return
         found = self.find_unreviewed(screen.table.cursor, 1)
         if found is not None:

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from ...core.analysis.progress import unreviewed_by_me
 from ...core.analysis.sampling import Sample
 from ...core.common.text import visible
 from ...core.review.records import JournalError, SpotCheck, utc_now
 from ...core.review.tags import DEFAULT_TAGS, tag_by_number
 from ..typeahead import focus_now
 from .review_host import ReviewHost
-from .spot_checks import progress_text
+from .spot_checks import progress
 
 if TYPE_CHECKING:
     from .labelling import Labelling
@@ -66,7 +67,8 @@ class SpotChecking:
 
     def open(self, name: str) -> None:
         """Show only the runs of spot-check `name`, in sample order, the cursor on the first
-        one still to review (so a spot-check reopened the next day goes on where it was)."""
+        one this reviewer has still to label (so a spot-check reopened the next day goes on where
+        it was, and a second reviewer starts on the first run they have not labelled)."""
         screen = self.screen
         review = screen.review
         if review is None:
@@ -79,7 +81,7 @@ class SpotChecking:
         screen.show_spot_check(name)
         self.showing.counts()
         screen.table.cursor = 0
-        if screen.rows and review.is_reviewed(screen.rows[0]):
+        if screen.rows and not unreviewed_by_me(review)(screen.rows[0]):
             found = self.navigation.find_unreviewed(0, 1)
             if found is not None:
                 screen.table.cursor = found[0]
@@ -97,10 +99,7 @@ class SpotChecking:
         if not review.spot_checks:
             screen.tell("No spot-checks yet: D draws one from the current view and filter.")
             return
-        entries = []
-        for name, spot_check in review.spot_checks.items():
-            progress = review.spot_check_progress(name)
-            entries.append((name, progress_text(name, len(spot_check.ids), *progress)))
+        entries = [(name, progress(review, name).text()) for name in review.spot_checks]
 
         def chosen(name: str | None) -> None:
             if name is not None:

@@ -1,5 +1,6 @@
 """What a spot-check shows on the review screen: its runs, in sample order, and its
-progress (reviewed, held, overturned, in conflict), which leads the summary bar and its list (K)."""
+progress (this reviewer's and the team's, held, overturned), which leads the summary bar
+and its list (K)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,10 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from ...core.common.text import visible
+from ...core.analysis.progress import ReviewerProgress, spot_check_progress
 
 if TYPE_CHECKING:
     from ...core.review.state import Review
-
-
-def progress_text(name: str, size: int, reviewed: int, held: int, overturned: int, conflicts: int = 0) -> str:
-    """`lucky-50: 18/50 reviewed · 12 held · 4 overturned · 2 in conflict` (the last part only
-    when a run is in conflict: such a run is neither held nor overturned)."""
-    text = f"{visible(name)}: {reviewed}/{size} reviewed · {held} held · {overturned} overturned"
-    return text + f" · {conflicts} in conflict" if conflicts else text
 
 
 def spot_check_rows(review: Review, name: str) -> list[int]:
@@ -30,10 +24,13 @@ def spot_check_rows(review: Review, name: str) -> list[int]:
     return [row for row in found if row is not None]
 
 
+def progress(review: Review, name: str) -> ReviewerProgress:
+    """The progress of spot-check `name` (a known one): `wk48: mine 3/30 · team 25/30 · …`."""
+    return spot_check_progress(review, name, spot_check_rows(review, name))
+
+
 def summary_lead(review: Review | None, name: str | None) -> list[Content]:
     """What the summary shows first: the progress of spot-check `name`, when one is open."""
     if name is None or review is None or name not in review.spot_checks:
         return []
-    size = len(review.spot_checks[name].ids)
-    text = progress_text(name, size, *review.spot_check_progress(name))
-    return [Content.assemble((text, ".stage-summary--lead"))]
+    return [Content.assemble((progress(review, name).text(), ".stage-summary--lead"))]
