@@ -60,6 +60,14 @@ class Unmapped:
             f"    {self.command_line(command)}",
         ]
 
+    def paragraph(self, command: str = "review") -> str:
+        """The message as one paragraph, for a notification."""
+        fields = ", ".join(self.fields) or "none"
+        return (
+            f"{self.headline()}. Its runs' fields: {fields}. Say where the rule's fields are with "
+            f"--map FIELD=SOURCE or --preset NAME, for example: {self.command_line(command)}"
+        )
+
     def command_line(self, command: str = "review") -> str:
         """The command again with the suggested map (SOURCE where no field looks right)."""
         words = ["ragdiag-tui", command, self.path, *self.suggestion]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from ...core.analysis.spotcheck import absent_note, sampled_rows
 from ...core.common.text import visible
 
 if TYPE_CHECKING:
@@ -22,12 +23,15 @@ def progress_text(name: str, size: int, reviewed: int, held: int, overturned: in
 
 def spot_check_rows(review: Review, name: str) -> list[int]:
     """The runs of spot-check `name` that are in the file, in sample order."""
-    store = review.store
-    row_of = store.row_of
-    # A sample of a view with invalid lines names each by its line (sampling.population_ids).
-    line_of = {f"line {store.lines[row]}": row for row in store.errors}
-    found = (row_of.get(run_id, line_of.get(run_id)) for run_id in review.spot_checks[name].ids)
-    return [row for row in found if row is not None]
+    return sampled_rows(review, review.spot_checks[name])[0]
+
+
+def list_entry(review: Review, name: str) -> str:
+    """A spot-check's line in the list (K): its progress, flagged when the file lacks its runs."""
+    spot_check = review.spot_checks[name]
+    line = progress_text(name, len(spot_check.ids), *review.spot_check_progress(name))
+    absent = sampled_rows(review, spot_check)[1]
+    return f"{line} · ⚠ {absent_note(absent, len(spot_check.ids))}" if absent else line
 
 
 def summary_lead(review: Review | None, name: str | None) -> list[Content]:
