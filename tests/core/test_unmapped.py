@@ -28,7 +28,8 @@ def nested(n: int, verdict: bool = True) -> dict[str, Any]:
 
 NESTED_MAP = ["--map", "required=retrieval.gold_ids", "--map", "context=retrieval.hits[].doc_id"]
 SUGGESTED = (
-    "--map required=retrieval.gold_ids --map 'context=retrieval.hits[].doc_id' --map correct=judge.verdict"
+    "--map id=meta.id --map required=retrieval.gold_ids --map 'context=retrieval.hits[].doc_id'"
+    " --map correct=judge.verdict"
 )
 
 

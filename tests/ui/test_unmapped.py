@@ -33,8 +33,8 @@ async def test_an_unmapped_file_is_told_with_its_fields_and_how_to_map_them(tmp_
         assert f"{path}: no run has the rule's fields (required, context, correct)" in note
         assert "Its runs' fields: meta{id}, gold, retrieved, label." in note
         assert (
-            f"ragdiag-tui review {path} --map required=gold --map context=retrieved --map correct=label"
-            in note
+            f"ragdiag-tui review {path} --map id=meta.id --map required=gold --map context=retrieved"
+            " --map correct=label" in note
         )
         await pilot.press("r")  # the retrieval view: empty, and its message says why
         await wait_until(pilot, lambda: not screen.rows, "the empty view")

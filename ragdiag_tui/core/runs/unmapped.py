@@ -141,6 +141,12 @@ def _suggest(runs: list[dict[str, Any]], field_map: FieldMap | None) -> tuple[st
                 return ("--preset", name)
     paths = _sources(runs)
     args: list[str] = []
+    named = field_map is not None and "id" in field_map.sources
+    if not named and not any("id" in run for run in runs):  # runs named by their position: an id nested?
+        nested_id = next(
+            (path for path, value in paths.items() if path.endswith(".id") and isinstance(value, str)), None
+        )
+        args += ["--map", f"id={nested_id}"] if nested_id else []
     for field in RULE_FIELDS:
         args += ["--map", f"{field}={_likeliest(field, paths)}"]
     return tuple(args)
