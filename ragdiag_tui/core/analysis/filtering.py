@@ -20,6 +20,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress, repeat
+from typing import Any
 
 import msgspec
 
@@ -325,7 +326,7 @@ def _read_field(store: RunStore, name: str) -> list[str | None]:
             found = decode(raw).value
         except (msgspec.DecodeError, msgspec.ValidationError):
             # NaN or Infinity elsewhere in the run (kept as written): the careful decoder
-            obj = decode_exact(raw.decode("utf-8", "surrogatepass"))
+            obj = _exact(raw.decode("utf-8", "surrogatepass"))
             append(_seen(seen, field_text(obj[name])) if isinstance(obj, dict) and name in obj else None)
             continue
         if found is msgspec.UNSET:
@@ -337,9 +338,22 @@ def _read_field(store: RunStore, name: str) -> list[str | None]:
             continue
         text = texts.get(data)
         if text is None:  # a number, label, list or object: as the detail and export write it
-            text = texts[data] = field_text(decode_exact(data.decode("utf-8", "surrogatepass")))
+            written = data.decode("utf-8", "surrogatepass")
+            value = _exact(written)
+            text = texts[data] = written if value is _UNREADABLE else field_text(value)
         append(_seen(seen, text))
     return values
+
+
+_UNREADABLE = object()
+
+
+def _exact(text: str) -> Any:
+    """`decode_exact(text)`, or `_UNREADABLE` (nested past the decoder's depth, say)."""
+    try:
+        return decode_exact(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE
 
 
 def _seen(seen: dict[str, str], text: str) -> str:
