@@ -76,7 +76,7 @@ def journal_refused(args: argparse.Namespace) -> bool:
     return False
 
 
-def warn_unmapped(path: str, field_map: Any, command: str) -> None:
+def warn_unmapped(path: str, field_map: Any, command: str, files: list[str]) -> None:
     """Say at once, on stderr, when the file's first runs hold none of the rule's fields
     under the map in use, with the fields they hold and a command line that maps them.
     The command still runs (the rule calls such runs unresolved) and exits as it would."""
@@ -89,5 +89,5 @@ def warn_unmapped(path: str, field_map: Any, command: str) -> None:
         found = find_unmapped(path, field_map)
     except FileError:  # the command says why, as it always has
         return
-    for line in found.lines(command) if found else ():
+    for line in found.lines(command, files) if found else ():
         err(line)

@@ -16,8 +16,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..core.runs.loading import FileError
 
     try:
-        for path in _run_files(args):
-            warn_unmapped(path, args.field_map, args.command)
+        files = _run_files(args)
+        for path in files:
+            warn_unmapped(path, args.field_map, args.command, files)
         return HANDLERS[args.command](args)
     except FileError as exc:
         err(str(exc))

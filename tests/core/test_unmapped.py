@@ -54,7 +54,8 @@ def test_every_command_says_the_file_is_unmapped_and_how_to_map_it(
     err = capsys.readouterr().err
     assert f"{path}: none of the first {LOOKED_AT} runs has the rule's fields" in err
     assert "its runs' fields: meta{id, model}, question, retrieval{gold_ids, hits}, judge{verdict}" in err
-    assert f"ragdiag-tui {command[0]} {path} {SUGGESTED}" in err
+    files = f"{path} {path}" if command[0] == "compare" else f"{path}"  # compare OLD NEW
+    assert f"ragdiag-tui {command[0]} {files} {SUGGESTED}" in err
     assert err.startswith(f"ragdiag-tui: {path}: none of")  # at once: before anything else is said
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -51,13 +51,14 @@ class Unmapped:
             "in use, so every run would be diagnosed unresolved"
         )
 
-    def lines(self, command: str = "review") -> list[str]:
-        """The message, a line each: what is wrong, the fields found, how to map them."""
+    def lines(self, command: str = "review", files: Sequence[str] = ()) -> list[str]:
+        """The message, a line each: what is wrong, the fields found, how to map them
+        (`files`: the command's run files, when not this file alone, as `compare OLD NEW`)."""
         return [
             self.headline(),
             f"  its runs' fields: {', '.join(self.fields) or 'none'}",
             "  say where the rule's fields are with --map FIELD=SOURCE or --preset NAME, for example:",
-            f"    {self.command_line(command)}",
+            f"    {self.command_line(command, files)}",
         ]
 
     def paragraph(self, command: str = "review") -> str:
@@ -68,9 +69,9 @@ class Unmapped:
             f"--map FIELD=SOURCE or --preset NAME, for example: {self.command_line(command)}"
         )
 
-    def command_line(self, command: str = "review") -> str:
+    def command_line(self, command: str = "review", files: Sequence[str] = ()) -> str:
         """The command again with the suggested map (SOURCE where no field looks right)."""
-        words = ["ragdiag-tui", command, self.path, *self.suggestion]
+        words = ["ragdiag-tui", command, *(files or [self.path]), *self.suggestion]
         return " ".join(shlex.quote(word) for word in words)
 
 
