@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -73,3 +74,20 @@ def journal_refused(args: argparse.Namespace) -> bool:
     if away:
         err(f"{log.name}: the server cannot be reached ({away}); working offline, spooling labels")
     return False
+
+
+def warn_unmapped(path: str, field_map: Any, command: str, files: list[str]) -> None:
+    """Say at once, on stderr, when the file's first runs hold none of the rule's fields
+    under the map in use, with the fields they hold and a command line that maps them.
+    The command still runs (the rule calls such runs unresolved) and exits as it would."""
+    if not os.path.isfile(path):  # a pipe is read once, by the command itself
+        return
+    from ..core.runs.loading import FileError
+    from ..core.runs.unmapped import find_unmapped
+
+    try:
+        found = find_unmapped(path, field_map)
+    except FileError:  # the command says why, as it always has
+        return
+    for line in found.lines(command, files) if found else ():
+        err(line)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
 
-from .common import EXIT_OK, EXIT_UNREADABLE, err
+from .common import EXIT_OK, EXIT_UNREADABLE, err, warn_unmapped
 from .parser import HANDLERS, parse_args
 
 
@@ -15,6 +16,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..core.runs.loading import FileError
 
     try:
+        files = _run_files(args)
+        for path in files:
+            warn_unmapped(path, args.field_map, args.command, files)
         return HANDLERS[args.command](args)
     except FileError as exc:
         err(str(exc))
@@ -27,3 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         return 130
+
+
+def _run_files(args: argparse.Namespace) -> list[str]:
+    """The run files a headless command diagnoses (the app says it in its own window)."""
+    if args.command in ("review", "serve", "merge"):
+        return []
+    return [args.old, args.new] if args.command == "compare" else [args.file]

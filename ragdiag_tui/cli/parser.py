@@ -90,27 +90,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_TAKES_VALUE = (
-    "--map",
-    "--preset",
-    "--reviewer",
-    "--export-dir",
-    "--journal",
-    "--tags",
-    "--docs",
-    "--docs-map",
-    "--baseline",
-)
 _TOP_LEVEL = ("-h", "--help", "--version")
 
 
-def _first_word(args: list[str]) -> int | None:
+def _options_taking_values(parser: argparse.ArgumentParser, command: str) -> frozenset[str]:
+    """The options of `command` that take a value, read from its parser (never a hand-kept list)."""
+    sub = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return frozenset(
+        option
+        for action in sub.choices[command]._actions
+        if action.nargs != 0
+        for option in action.option_strings
+    )
+
+
+def _first_word(args: list[str], takes_value: frozenset[str]) -> int | None:
     """The index of the first argument that is neither an option nor an option's value."""
     after_option = False
     for index, arg in enumerate(args):
         if after_option:
             after_option = False
-        elif arg in _TAKES_VALUE:
+        elif arg == "--":
+            return index + 1 if index + 1 < len(args) else None
+        elif arg in takes_value:
             after_option = True
         elif not arg.startswith("-"):
             return index
@@ -119,11 +121,12 @@ def _first_word(args: list[str]) -> int | None:
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = list(argv)
-    # `ragdiag-tui [OPTIONS] FILE` means `ragdiag-tui review [OPTIONS] FILE`.
-    first = _first_word(args)
+    parser = build_parser()
+    # `ragdiag-tui [OPTIONS] FILE` means `ragdiag-tui review [OPTIONS] FILE`, whatever review's
+    # options come before the file (`--spot-check NAME FILE`).
+    first = _first_word(args, _options_taking_values(parser, "review"))
     if first is not None and args[first] not in COMMANDS:
         args.insert(next(i for i, arg in enumerate(args) if arg not in _TOP_LEVEL), "review")
-    parser = build_parser()
     namespace = parser.parse_args(args)
     if namespace.command is None:
         parser.print_help(sys.stderr)

@@ -73,3 +73,31 @@ def test_python_m_ragdiag_tui_cli_is_the_command() -> None:
         [sys.executable, "-m", "ragdiag_tui.cli", "--version"], capture_output=True, text=True, check=False
     )
     assert (result.returncode, result.stdout.strip()) == (0, f"ragdiag-tui {__version__}")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--spot-check", "wk48", "runs.jsonl"],
+        ["--spot-check", "sample", "runs.jsonl"],  # a value that is a command's name is still a value
+        ["--reviewer", "bob", "--blind", "--spot-check", "check", "runs.jsonl"],
+        ["--baseline", "old.jsonl", "runs.jsonl", "--spot-check", "wk48"],
+        ["--spot-check", "stats", "--", "runs.jsonl"],
+    ],
+)
+def test_review_options_before_the_file_mean_the_default_review_command(argv: list[str]) -> None:
+    from ragdiag_tui.cli import parse_args
+
+    args = parse_args(argv)
+    assert (args.command, args.file) == ("review", "runs.jsonl")
+
+
+def test_every_review_option_with_a_value_may_come_before_the_file() -> None:
+    from ragdiag_tui.cli import parse_args
+
+    # Each value is a command's name: taken for the command, it would break the line.
+    values = {"preset": "ragas", "map": "id=name", "docs_map": "text=content"}
+    for action in subcommands(build_parser())["review"]._actions:
+        if action.option_strings and action.nargs != 0:
+            args = parse_args([action.option_strings[-1], values.get(action.dest, "stats"), "runs.jsonl"])
+            assert (args.command, args.file) == ("review", "runs.jsonl"), action.option_strings

@@ -536,3 +536,26 @@ def test_sample_filters_by_a_field_as_the_app_does(
     data = json.loads(out)
     assert data["population"] == 3 and sorted(data["ids"]) == ["r0", "r3", "r6"]
     assert journal_records(path)[0]["filter"] == "model:llama"
+
+
+def test_a_spot_check_of_runs_the_file_does_not_hold_is_flagged_in_stats(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    first = write_runs(
+        [{"id": f"a{n}", "required": ["D"], "context": ["D"], "correct": True} for n in range(5)]
+    )
+    assert (
+        run_cli(capsys, "sample", first, "--view", "all", "-n", "3", "--seed", "1", "--name", "wk48")[0] == 0
+    )
+    other = write_runs(
+        [{"id": f"b{n}", "required": ["D"], "context": ["D"], "correct": True} for n in range(5)],
+        "other.jsonl",
+    )
+    Path(f"{other}.review.jsonl").write_bytes(Path(f"{first}.review.jsonl").read_bytes())
+    _, out, _ = run_cli(capsys, "stats", other)
+    assert "wk48: none of its 3 sampled runs is in this file" in out
+    _, out, _ = run_cli(capsys, "stats", other, "--json")
+    (spot_check,) = json.loads(out)["spot_checks"]
+    assert spot_check["absent"] == 3
+    _, out, _ = run_cli(capsys, "stats", first, "--json")
+    assert json.loads(out)["spot_checks"][0]["absent"] == 0

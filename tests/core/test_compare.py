@@ -276,3 +276,27 @@ def test_help_names_the_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for key in ("not_comparable", "transitions", "resolved_lucky", "missed_old", "--by {id,question}"):
         assert key in out
+
+
+def test_only_in_old_or_new_counts_runs_not_invalid_lines(capsys, write_runs: WriteRuns) -> None:
+    old = write_runs([run("r1", *PASS), "not json", run("gone", *PASS), "[1]"], "old.jsonl")
+    new = write_runs([run("r1", *PASS), "{broken", run("added", *PASS)], "new.jsonl")
+    data = compare_json(capsys, old, new)
+    assert (data["joined"], data["only_old"], data["only_new"]) == (1, 1, 1)
+
+
+def test_lucky_before_and_after_is_not_a_new_lucky_answer(capsys, write_runs: WriteRuns) -> None:
+    old = write_runs([run("r1", *LUCKY), run("r2", *RETRIEVAL)], "old.jsonl")
+    new = write_runs([run("r1", *LUCKY), run("r2", *LUCKY)], "new.jsonl")
+    assert compare_json(capsys, old, new)["new_lucky"] == ["r2"]
+
+
+def test_compare_and_the_review_baseline_join_the_same_runs(capsys, write_runs: WriteRuns) -> None:
+    from ragdiag_tui.core.analysis.baseline import open_baseline
+
+    old = write_runs([run("r1", *PASS), run("r2", *PASS, question="before"), run("r3", *PASS)], "old.jsonl")
+    new = write_runs([run("r1", *PASS), run("r2", *PASS, question="after"), run("r4", *PASS)], "new.jsonl")
+    data = compare_json(capsys, old, new)
+    store = RunStore.load(new)
+    baseline, _ = open_baseline(str(old), store, lambda row: False, lambda row: None)
+    assert data["joined"] == baseline.comparison.joined == 2

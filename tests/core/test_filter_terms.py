@@ -131,3 +131,32 @@ def test_tag_term_keeps_runs_a_reviewer_gave_that_reason(store, review) -> None:
     assert [
         row for row in range(len(store)) if row_matches(store, review, row, "all", "tag:answer-wrong")
     ] == [A]
+
+
+# A field's text is one thing: the filter matches what the detail shows and export writes.
+
+SAME_SCORE = [
+    '{"id": "plain", "score": 0.90, "meta": {"k":1,"j":[1,2]}, "required": ["D1"], "context": ["D1"]}',
+    '{"id": "nan", "score": 0.90, "meta": {"k": 1, "j": [1, 2]}, "latency": NaN, "required": ["D1"],'
+    ' "context": ["D1"]}',
+]
+
+
+def test_exact_term_matches_identical_values_whatever_else_the_run_holds(write_runs) -> None:
+    store = RunStore.load(write_runs(SAME_SCORE))
+    review = Review(store, reviewer="alice")
+    assert filter_rows(store, review, "all", "score:=0.90") == [0, 1]
+    assert filter_rows(store, review, "all", "score:=0.9") == [0, 1]
+    assert filter_rows(store, review, "all", 'meta:={"k": 1, "j": [1, 2]}'.replace(" ", "")) == []
+    assert field_values(store, "meta")[0] == field_values(store, "meta")[1]
+
+
+def test_filter_detail_and_export_give_a_field_the_same_text(write_runs, tmp_path) -> None:
+    from ragdiag_tui.core.common.jsonutil import decode_exact, field_text
+    from ragdiag_tui.core.output.export import csv_cell
+
+    store = RunStore.load(write_runs(SAME_SCORE))
+    for row in (0, 1):
+        run = decode_exact(store.raw_text(row).decode())
+        for name in ("score", "meta"):
+            assert field_values(store, name)[row] == field_text(run[name]).casefold() == csv_cell(run[name])

@@ -74,7 +74,7 @@ def test_the_json_shape(review: Review) -> None:
     data = spot_check_report(review, spot_check).to_json()
     assert list(data) == [
         "name", "view", "filter", "seed", "population", "size", "reviewed", "held", "overturned",
-        "conflicts", "settled", "overturned_rate", "tags",
+        "conflicts", "settled", "overturned_rate", "tags", "absent",
     ]  # fmt: skip
     assert data["overturned_rate"]["estimate"] == 1.0
     assert set(data["overturned_rate"]) == {"estimate", "low", "high"}

@@ -266,3 +266,19 @@ async def test_a_run_in_conflict_is_counted_apart_in_the_summary_and_the_statist
         # bob's tag explains his losing label: no bar, a count of 0 for "answer is actually wrong"
         tag_line = next(line for line in screen_text(app).splitlines() if "Answer is actually wrong" in line)
         assert "░" * 12 + "   0  " in tag_line
+
+
+async def test_the_list_flags_a_spot_check_whose_runs_the_file_does_not_hold(runs_path) -> None:
+    journal_spot_check(runs_path, "here", IDS[:2])
+    journal_spot_check(runs_path, "elsewhere", ["other-1", "other-2", "other-3"])
+    journal_spot_check(runs_path, "partly", [IDS[0], "other-1"])
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("K")
+        await wait_until(pilot, lambda: isinstance(app.screen, SpotCheckList), "the list")
+        entries = dict(app.screen.entries)
+        assert entries["here"] == "here: 0/2 reviewed · 0 held · 0 overturned"
+        assert "none of its 3 sampled runs is in this file" in entries["elsewhere"]
+        assert "1 of its 2 sampled runs is not in this file" in entries["partly"]
+        assert "overturned · ⚠" in screen_text(app)  # the flag is shown, not only kept

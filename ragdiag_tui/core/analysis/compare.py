@@ -17,7 +17,7 @@ missing IDs), with the label in force of each file's review: no object per run.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, compress, filterfalse, repeat
 from operator import add, is_, is_not, mul, ne
@@ -61,6 +61,12 @@ class Comparison:
     resolved_lucky: list[tuple[int, int]] = field(default_factory=list)
     documents: list[tuple[str, int, int]] = field(default_factory=list)  # (id, missed old, missed new)
 
+    @property
+    def joined(self) -> int:
+        """The runs joined: the comparable pairs and those whose question changed (one
+        definition for `compare` and `review --baseline`)."""
+        return len(self.pairs) + len(self.not_comparable)
+
     def old_row_of(self) -> dict[int, int]:
         """NEW row -> its comparable OLD row (for the review app's baseline)."""
         return {new: old for old, new in self.pairs}
@@ -75,7 +81,7 @@ class Comparison:
 
         return {
             "by": self.by,
-            "joined": len(self.pairs) + len(self.not_comparable),
+            "joined": self.joined,
             "only_old": len(self.only_old),
             "only_new": len(self.only_new),
             "not_comparable": [
@@ -190,11 +196,12 @@ def compare_stores(
     new_label = new_label or _file_label(new)
     matched, used = (_join_by_id if by == BY_ID else _join_by_question)(old, new)
     result = Comparison(by, old, new)
-    result.only_old = list(filterfalse(used.__contains__, range(len(old))))
+    # Only in OLD or NEW: runs, not invalid lines that joined nothing.
+    result.only_old = _runs_alone(old, filterfalse(used.__contains__, range(len(old))))
     # Column at a time: the joined rows, then their stages and questions side by side.
     new_rows = list(compress(range(len(matched)), map(is_not, matched, repeat(None))))
     old_rows: list[int] = list(map(matched.__getitem__, new_rows))  # type: ignore[arg-type]
-    result.only_new = list(compress(range(len(matched)), map(is_, matched, repeat(None))))
+    result.only_new = _runs_alone(new, compress(range(len(matched)), map(is_, matched, repeat(None))))
     old_stages = bytes(map(old.stage.__getitem__, old_rows))
     new_stages = bytes(map(new.stage.__getitem__, new_rows))
     asked_again = map(ne, map(old.questions.__getitem__, old_rows), map(new.questions.__getitem__, new_rows))
@@ -228,6 +235,12 @@ def compare_stores(
     result.resolved_lucky = [(o, n) for o, n in retrieval if o in old_lucky and n not in new_lucky]
     result.documents = _documents(old_rows, new_rows, old_missing, new_missing, top)
     return result
+
+
+def _runs_alone(store: RunStore, unjoined: Iterable[int]) -> list[int]:
+    """The rows that joined nothing and are runs: an invalid line is never only in OLD or NEW."""
+    errors = store.errors
+    return list(filterfalse(errors.__contains__, unjoined)) if errors else list(unjoined)
 
 
 def _pairs_moving(

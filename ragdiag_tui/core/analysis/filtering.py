@@ -16,16 +16,17 @@ A field's values are read once, on its first use, and kept per store.
 
 from __future__ import annotations
 
-import json
 import operator
 import re
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress, repeat
+from typing import Any
 
 import msgspec
 
+from ..common.jsonutil import RawNumber, decode_exact, field_text
 from ..review.state import Review
 from ..runs.rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
 from ..runs.stages import S_RETRIEVAL, STAGE_CODE, STAGES
@@ -221,7 +222,8 @@ class Query:
         for term in self.fields:
             values = field_values(store, term.field)
             if term.exact:
-                tests.append(lambda row, values=values, value=term.value: values[row] == value)
+                texts = exact_texts(term.value)
+                tests.append(lambda row, values=values, texts=texts: values[row] in texts)
             elif term.value:
                 tests.append(lambda row, values=values, value=term.value: value in (values[row] or "\0"))
             else:
@@ -238,6 +240,18 @@ def shown_tags(review: Review) -> Callable[[int], tuple[str, ...]]:
     if not review.blind:
         return review.tags
     return lambda row: review.tags(row) if review.revealed(row) else review.my_tags(row)
+
+
+def exact_texts(value: str) -> frozenset[str]:
+    """The field texts `FIELD:=value` matches: `value`, and where it is a number, that
+    number as `field_text` writes it (`score:=0.90` finds a score written `0.90` or `0.9`)."""
+    try:
+        number = decode_exact(value)
+    except ValueError:
+        return frozenset((value,))
+    if isinstance(number, bool) or not isinstance(number, (int, float, RawNumber)):
+        return frozenset((value,))
+    return frozenset((value, field_text(number).casefold()))
 
 
 def label_field(store: RunStore) -> str:
@@ -293,9 +307,9 @@ def has_field(store: RunStore, name: str) -> bool:
 
 
 def field_values(store: RunStore, name: str) -> list[str | None]:
-    """Each row's value of top-level field `name`, case-folded text (a string as it is,
-    anything else as its JSON), None where the run lacks it. Read once per store: the
-    runs' text is decoded for that field alone, by msgspec."""
+    """Each row's value of top-level field `name`, case-folded `field_text` (the text the
+    detail and export show), None where the run lacks it. Read once per store: the runs'
+    text is decoded for that field alone, by msgspec."""
     cached = _FIELDS.setdefault(store, {})
     values = cached.get(name)
     if values is None or len(values) != len(store):
@@ -312,6 +326,7 @@ def _read_field(store: RunStore, name: str) -> list[str | None]:
     decode = msgspec.json.Decoder(one_field).decode
     text_of = msgspec.json.Decoder(str).decode
     seen: dict[str, str] = {}  # one string per distinct value: a million runs share a few models
+    texts: dict[bytes, str] = {}  # a value's JSON as written -> its field_text
     values: list[str | None] = []
     append = values.append
     for row in range(len(store)):
@@ -323,20 +338,34 @@ def _read_field(store: RunStore, name: str) -> list[str | None]:
             found = decode(raw).value
         except (msgspec.DecodeError, msgspec.ValidationError):
             # NaN or Infinity elsewhere in the run (kept as written): the careful decoder
-            obj = store.raw(row)
-            found = msgspec.UNSET
-            if isinstance(obj, dict) and name in obj:
-                value = obj[name]
-                text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-                append(_seen(seen, text))
-                continue
+            obj = _exact(raw.decode("utf-8", "surrogatepass"))
+            append(_seen(seen, field_text(obj[name])) if isinstance(obj, dict) and name in obj else None)
+            continue
         if found is msgspec.UNSET:
             append(None)
             continue
         data = bytes(found)
-        text = text_of(data) if data[:1] == b'"' else data.decode("utf-8", "replace")
+        if data[:1] == b'"':
+            append(_seen(seen, text_of(data)))
+            continue
+        text = texts.get(data)
+        if text is None:  # a number, label, list or object: as the detail and export write it
+            written = data.decode("utf-8", "surrogatepass")
+            value = _exact(written)
+            text = texts[data] = written if value is _UNREADABLE else field_text(value)
         append(_seen(seen, text))
     return values
+
+
+_UNREADABLE = object()
+
+
+def _exact(text: str) -> Any:
+    """`decode_exact(text)`, or `_UNREADABLE` (nested past the decoder's depth, say)."""
+    try:
+        return decode_exact(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE
 
 
 def _seen(seen: dict[str, str], text: str) -> str:

@@ -55,6 +55,7 @@ class SpotCheckReport:
     conflicts: int
     overturned_rate: Interval | None
     tags: tuple[TagCount, ...]
+    absent: int = 0  # sampled runs this file does not hold (drawn from another file, or ids changed)
 
     def to_json(self) -> dict[str, Any]:
         """The object of `stats --json`'s "spot_checks" list."""
@@ -72,6 +73,7 @@ class SpotCheckReport:
             "settled": self.settled,
             "overturned_rate": interval_json(self.overturned_rate),
             "tags": {tag.key: tag.to_json() for tag in self.tags},
+            "absent": self.absent,
         }
 
     @property
@@ -92,9 +94,18 @@ class SpotCheckReport:
         return f"{noun} matching '{self.filter}'" if self.filter else noun
 
     def sentence(self) -> str:
-        """The conclusion in one sentence a lead can paste into a report (terminal-safe)."""
+        """The conclusion in one sentence a lead can paste into a report (terminal-safe);
+        a spot-check whose runs this file does not hold says so first."""
+        told = self._conclusion()
+        if self.absent:
+            told += f"; {absent_note(self.absent, self.size)}"
+        return told
+
+    def _conclusion(self) -> str:
         name = visible(self.name)
         noun = visible(self.noun())
+        if self.absent == self.size:
+            return f"{name}: {absent_note(self.absent, self.size)}, so it says nothing of this file"
         if not self.reviewed:
             return f"{name}: none of the {self.size} sampled {noun} reviewed yet ({self.population} in all)"
         rate = self.overturned_rate
@@ -122,6 +133,28 @@ class SpotCheckReport:
                 line += f", an estimated {tag.rate.percent()}"
             lines.append(line)
         return lines
+
+
+def absent_note(absent: int, size: int) -> str:
+    """`3 of its 30 sampled runs are not in this file`: a spot-check drawn elsewhere, flagged."""
+    if absent == size:
+        return (
+            f"none of its {size} sampled runs is in this file (drawn from another file, or its ids changed)"
+        )
+    verb = "is" if absent == 1 else "are"
+    return f"{absent} of its {size} sampled runs {verb} not in this file"
+
+
+def sampled_rows(review: Review, spot_check: SpotCheck) -> tuple[list[int], int]:
+    """The rows of a spot-check's runs that are in the file, in sample order; and how many
+    of its sampled ids the file does not hold."""
+    store = review.store
+    row_of = store.row_of
+    # A sample of a view with invalid lines names each by its line (sampling.population_ids).
+    line_of = {f"line {store.lines[row]}": row for row in store.errors}
+    found = [row_of.get(run_id, line_of.get(run_id)) for run_id in spot_check.ids]
+    rows = [row for row in found if row is not None]
+    return rows, len(found) - len(rows)
 
 
 def spot_check_report(
@@ -161,6 +194,7 @@ def spot_check_report(
         conflicts=progress.conflicts,
         overturned_rate=wilson(progress.overturned, settled, population),
         tags=tuple(TagCount(key, n, wilson(n, settled, population)) for key, n in counts.items()),
+        absent=sampled_rows(review, spot_check)[1],
     )
 
 

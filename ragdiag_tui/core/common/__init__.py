@@ -21,6 +21,7 @@ __getattr__, __all__ = public_api(
             "escape_line_breaks",
             "escape_line_breaks_utf8",
             "escape_terminal_controls_utf8",
+            "field_text",
             "line_bytes",
         ],
         "paths": ["is_within"],

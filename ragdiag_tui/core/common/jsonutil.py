@@ -159,6 +159,13 @@ def dumps(value: Any, ascii_only: bool = False) -> str:
     return "[" + ", ".join(dumps(item, ascii_only) for item in value) + "]"
 
 
+def field_text(value: Any) -> str:
+    """A run's field value as one text, the same in the filter, the detail and export: a
+    string as it is, anything else as its JSON written by `dumps` (so `0.90` reads `0.9`
+    wherever it is shown or matched, and a `RawNumber` keeps its digits)."""
+    return value if isinstance(value, str) else dumps(value)
+
+
 def escape_line_breaks(text: str) -> str:
     """JSON text with U+0085, U+2028 and U+2029 written as `\\u` escapes."""
     if text.isascii() or not ("\x85" in text or "\u2028" in text or "\u2029" in text):

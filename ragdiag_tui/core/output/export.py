@@ -79,7 +79,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from ..common.atomic import WriteRefused, check_output, open_output
-from ..common.jsonutil import RawNumber, decode_exact, dumps, line_bytes
+from ..common.jsonutil import decode_exact, dumps, field_text, line_bytes
 from ..review.journal import journal_path
 from ..review.state import Review
 from ..runs import parquet_runs
@@ -255,17 +255,12 @@ def csv_cell(value: Any) -> str:
         return neutralise(value)
     if value is None:
         return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return dumps(value)
-    if isinstance(value, RawNumber):
-        return value.text
     if isinstance(value, list) and all(isinstance(item, str) and plain_id(item) for item in value):
         return ";".join(value)  # `a;b`: each ID plain, none a formula nor needing JSON
-    # A JSON array or object starts with `[` or `{`: never a formula, and an ID keeps
-    # its `;`, its leading `[` or `=`, or its emptiness.
-    return dumps(value)
+    # Numbers and labels as the filter and the detail show them. A JSON array or object
+    # starts with `[` or `{`: never a formula, and an ID keeps its `;`, its leading `[`
+    # or `=`, or its emptiness.
+    return field_text(value)
 
 
 def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:

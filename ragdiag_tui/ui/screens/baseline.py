@@ -79,7 +79,7 @@ class BaselineActions:
         screen.table.show_was(baseline.was)
         comparison = baseline.comparison
         screen.tell(
-            f"{baseline.name}: {len(comparison.pairs)} runs joined by id, {len(comparison.fixed)} fixed, "
+            f"{baseline.name}: {comparison.joined} runs joined by id, {len(comparison.fixed)} fixed, "
             f"{len(comparison.regressed)} regressed, {len(comparison.only_new)} new, "
             f"{len(comparison.not_comparable)} not comparable. Views: ~ changed, + fixed, - regressed.",
             title="Baseline",

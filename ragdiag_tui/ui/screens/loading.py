@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 LISTED_ORPHANS = 5  # run ids named in the notice of journal entries for runs not in the file
 NOTICE_SECONDS = 20  # how long the journal's warnings stay up
+UNMAPPED_SECONDS = 60  # how long "no run has the rule's fields" stays up: it says what to type
 
 
 class LoadingHost(WorkerHost, Protocol):
@@ -85,16 +86,28 @@ class Loading:
 
     def loaded(self, event: RunsLoaded) -> None:
         """Every run is in (the screen has the review): the bar goes, the view is shown, and
-        the reviewer is told what the journal says."""
+        the reviewer is told what the journal says, and when no run has the rule's fields."""
         screen = self.screen
         self.status.display = False
-        screen.table.empty_message = "No runs match this view and filter."
+        unmapped = event.unmapped
+        screen.table.empty_message = (
+            "No runs match this view and filter."
+            if unmapped is None
+            else f"{unmapped.headline()}: map them with --map or --preset (see the notification)."
+        )
         self.index.refilter()
         self.showing.counts()
         screen.log.info(f"loaded {len(screen.store)} rows in {event.seconds:.2f} s")
         spot_check = getattr(screen.app, "spot_check", None)
         if spot_check is not None:
             self.open_spot_check(spot_check)
+        if unmapped is not None:
+            screen.tell(
+                unmapped.paragraph("review"),
+                title="No run has the rule's fields",
+                severity="warning",
+                timeout=UNMAPPED_SECONDS,
+            )
         for message, options in journal_notices(event.review, event.problems):
             screen.tell(message, **options)
 

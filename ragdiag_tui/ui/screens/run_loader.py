@@ -19,6 +19,7 @@ from ...core.review.records import JournalError
 from ...core.review.state import Review, ReviewOptions
 from ...core.runs.loading import FileError
 from ...core.runs.store import ANNOUNCE_FIRST, RunStore
+from ...core.runs.unmapped import Unmapped, find_unmapped
 
 PROGRESS_EVERY = 0.5  # seconds between progress reports
 FIRST_PAINT_WAIT = 0.5  # seconds at most the loader waits for the first screenful to be drawn
@@ -44,13 +45,17 @@ class RowsArrived(Message):
 
 
 class RunsLoaded(Message):
-    """Every run is in and the journal is replayed; `problems` are for the reviewer."""
+    """Every run is in and the journal is replayed; `problems` are for the reviewer;
+    `unmapped` says when the runs hold none of the rule's fields under the map in use."""
 
-    def __init__(self, review: Review, problems: list[str], seconds: float) -> None:
+    def __init__(
+        self, review: Review, problems: list[str], seconds: float, unmapped: Unmapped | None = None
+    ) -> None:
         super().__init__()
         self.review = review
         self.problems = problems
         self.seconds = seconds
+        self.unmapped = unmapped
 
 
 class LoadFailed(Message):
@@ -105,4 +110,8 @@ def load_runs(
         return
     if cancelled():
         return
-    post(RunsLoaded(review, review.problems, time.perf_counter() - started))
+    try:
+        unmapped = find_unmapped(store.path, store.field_map)
+    except (FileError, OSError):  # changed since it was read: the runs loaded are what counts
+        unmapped = None
+    post(RunsLoaded(review, review.problems, time.perf_counter() - started, unmapped))

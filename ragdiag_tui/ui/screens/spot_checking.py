@@ -15,7 +15,7 @@ from ...core.review.records import JournalError, SpotCheck, utc_now
 from ...core.review.tags import DEFAULT_TAGS, tag_by_number
 from ..typeahead import focus_now
 from .review_host import ReviewHost
-from .spot_checks import progress
+from .spot_checks import list_entry
 
 if TYPE_CHECKING:
     from .labelling import Labelling
@@ -99,7 +99,7 @@ class SpotChecking:
         if not review.spot_checks:
             screen.tell("No spot-checks yet: D draws one from the current view and filter.")
             return
-        entries = [(name, progress(review, name).text()) for name in review.spot_checks]
+        entries = [(name, list_entry(review, name)) for name in review.spot_checks]
 
         def chosen(name: str | None) -> None:
             if name is not None:

@@ -1,6 +1,6 @@
 """What a spot-check shows on the review screen: its runs, in sample order, and its
-progress (this reviewer's and the team's, held, overturned), which leads the summary bar
-and its list (K)."""
+progress (this reviewer's and the team's, held, overturned, in conflict), which leads the
+summary bar and its list (K), flagged there when the file lacks some of its runs."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from ...core.analysis.progress import ReviewerProgress, spot_check_progress
+from ...core.analysis.spotcheck import absent_note, sampled_rows
 
 if TYPE_CHECKING:
     from ...core.review.state import Review
@@ -16,12 +17,15 @@ if TYPE_CHECKING:
 
 def spot_check_rows(review: Review, name: str) -> list[int]:
     """The runs of spot-check `name` that are in the file, in sample order."""
-    store = review.store
-    row_of = store.row_of
-    # A sample of a view with invalid lines names each by its line (sampling.population_ids).
-    line_of = {f"line {store.lines[row]}": row for row in store.errors}
-    found = (row_of.get(run_id, line_of.get(run_id)) for run_id in review.spot_checks[name].ids)
-    return [row for row in found if row is not None]
+    return sampled_rows(review, review.spot_checks[name])[0]
+
+
+def list_entry(review: Review, name: str) -> str:
+    """A spot-check's line in the list (K): its progress, flagged when the file lacks its runs."""
+    spot_check = review.spot_checks[name]
+    rows, absent = sampled_rows(review, spot_check)
+    line = spot_check_progress(review, name, rows).text()
+    return f"{line} · ⚠ {absent_note(absent, len(spot_check.ids))}" if absent else line
 
 
 def progress(review: Review, name: str) -> ReviewerProgress:

@@ -6,11 +6,11 @@ are the detail pane's component classes (`.run-detail--x`), resolved by `RunDeta
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from textual.content import Content
 
+from ...core.common.jsonutil import field_text
 from ...core.common.text import visible
 
 MAX_VALUE = 4000  # characters of one field's value (the question and answer too) shown before cutting
@@ -38,8 +38,8 @@ def cut(text: str, limit: int = MAX_VALUE) -> str:
 
 
 def value_text(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return multiline(cut(text))
+    """A field's value as the filter matches it and export writes it (`field_text`), made safe and cut."""
+    return multiline(cut(field_text(value)))
 
 
 def muted(text: str) -> Content:
