@@ -285,10 +285,15 @@ def stalled(server: PgServer, give_up_after: float = 60.0) -> Iterator[threading
         resume()
 
     timer = threading.Timer(give_up_after, watchdog)
-    for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
-    timer.start()
     try:
+        # The postmaster first, so that it forks no backend the list below would miss; a
+        # backend that has ended since it was listed is simply gone.
+        os.kill(pids[0], signal.SIGSTOP)
+        pids = [pids[0], *server_processes(server)[1:]]
+        for pid in pids[1:]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        timer.start()
         yield gave_up
     finally:
         timer.cancel()
