@@ -58,7 +58,7 @@ async def timed_presses(pilot, keys: list[str]) -> float:
 
 async def measure(path: str) -> dict[str, float]:
     from ragdiag_tui.ui.app import create_app
-    from ragdiag_tui.ui.widgets.run_table import RunTable
+    from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
     figures: dict[str, float] = {}
     base_rss = rss_mb()

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from ragdiag_tui.core.review.journal import Journal, journal_path
-from ragdiag_tui.core.review.pgjournal import PgJournal
+from ragdiag_tui.core.review.postgres.store import PgJournal
 from ragdiag_tui.core.review.records import Entry, digest
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.core.runs.store import RunStore
@@ -128,7 +128,7 @@ def appends(path: Path, url: str, server_dir: str, bin_dir: str) -> None:
 async def live(path: Path, spec: str, teammate, rounds: int) -> list[float]:  # type: ignore[no-untyped-def]
     """Seconds from a teammate's append to the ✓ drawn in this app's table, per round."""
     from ragdiag_tui.ui.app import create_app
-    from ragdiag_tui.ui.widgets.run_table import RunTable
+    from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
     app = create_app(path, reviewer="me", journal=spec)
     times: list[float] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from ragdiag_tui.ui.app import RagdiagApp, create_app
-from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from ..core.review.state import ReviewOptions
 from ..core.review.tags import DEFAULT_TAGS, Tag
 from ..core.runs.corpus import DocsSource
 from ..core.runs.mapping import FieldMap
-from .screens.review import ReviewScreen
+from .screens.review.screen import ReviewScreen
 from .typeahead import Typeahead
 
 

@@ -18,7 +18,7 @@ from ragdiag_tui.core.common.text import visible
 from ragdiag_tui.core.review.state import Review
 from ragdiag_tui.core.runs.store import RunStore
 from ragdiag_tui.ui.app import create_app
-from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 
 from ..ui.helpers import (

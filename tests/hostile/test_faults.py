@@ -35,7 +35,7 @@ from ragdiag_tui.core.runs.store import RunStore
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.confirm import ConfirmDialog
 from ragdiag_tui.ui.screens.export import ExportDialog
-from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 
 from ..ui.helpers import (
     actions_on_screen,

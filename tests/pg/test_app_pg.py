@@ -16,10 +16,10 @@ import pytest
 from textual.pilot import Pilot
 
 from ragdiag_tui.cli import main
-from ragdiag_tui.core.review.pgjournal import PgJournal, fingerprint
+from ragdiag_tui.core.review.postgres.spool import spool_path
+from ragdiag_tui.core.review.postgres.store import PgJournal, fingerprint
 from ragdiag_tui.core.review.records import Entry, digest
 from ragdiag_tui.core.review.reviewlog import JOURNAL_ENV
-from ragdiag_tui.core.review.spool import spool_path
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 
 from ..ui.helpers import (

@@ -17,10 +17,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from ragdiag_tui.core.review.pgjournal import PgJournal, fingerprint
-from ragdiag_tui.core.review.pgschema import SCHEMA_VERSION
+from ragdiag_tui.core.review.postgres.schema import SCHEMA_VERSION
+from ragdiag_tui.core.review.postgres.spool import Spool, Spooled, spool_path
+from ragdiag_tui.core.review.postgres.store import PgJournal, fingerprint
 from ragdiag_tui.core.review.records import Entry, JournalError, Record
-from ragdiag_tui.core.review.spool import Spool, Spooled, spool_path
 
 from .server import PASSWORD, PASSWORD_ROLE, PgServer
 
@@ -204,7 +204,7 @@ def test_a_spool_sent_twice_is_stored_once(pg_url: str, run_file: Path, tmp_path
 KILLED_APP = """
 import sys, time
 from ragdiag_tui.core.review.records import Entry
-from ragdiag_tui.core.review.pgjournal import PgJournal
+from ragdiag_tui.core.review.postgres.store import PgJournal
 log = PgJournal(sys.argv[1], sys.argv[2], offline_ok=True)
 log.read()
 for i in range(5):

@@ -15,9 +15,9 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from ragdiag_tui.ui.app import RagdiagApp
-from ragdiag_tui.ui.screens.review import ReviewScreen
-from ragdiag_tui.ui.widgets.run_detail import RunDetail
-from ragdiag_tui.ui.widgets.run_table import RunTable
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
+from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REVIEW_RUNS = DATA / "review_runs.jsonl"

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import create_app
-from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 
 from .helpers import DEMO, detail_text, loaded, record_notifications, screen_text, table, table_lines
 

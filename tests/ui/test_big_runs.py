@@ -15,10 +15,10 @@ from textual.widgets import Static
 
 from ragdiag_tui.core.output.export import exported_run
 from ragdiag_tui.ui.app import create_app
-from ragdiag_tui.ui.widgets.detail_text import MAX_VALUE
-from ragdiag_tui.ui.widgets.id_lists import LAST_LACKING, MAX_IDS
-from ragdiag_tui.ui.widgets.run_cells import count
-from ragdiag_tui.ui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.detail.detail_text import MAX_VALUE
+from ragdiag_tui.ui.widgets.detail.id_lists import LAST_LACKING, MAX_IDS
+from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.table.run_cells import count
 
 from .helpers import SIZE, detail_text, loaded, table_lines
 

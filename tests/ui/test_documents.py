@@ -12,8 +12,8 @@ from textual.content import Content
 
 from ragdiag_tui.core.runs.corpus import DocsSource
 from ragdiag_tui.ui.app import create_app
-from ragdiag_tui.ui.widgets.document_panel import question_words
-from ragdiag_tui.ui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.detail.document_panel import question_words
+from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
 
 from .helpers import detail_text, loaded, record_notifications, wait_until
 
@@ -221,7 +221,7 @@ async def test_a_run_with_10000_ids_looks_up_only_the_highlighted_one(tmp_path: 
         await loaded(pilot)
         detail = app.review_screen.query_one(RunDetail)
         looked_up: list[str] = []
-        import ragdiag_tui.ui.widgets.document_panel as document_panel
+        import ragdiag_tui.ui.widgets.detail.document_panel as document_panel
 
         real = document_panel.document_text
 

@@ -13,9 +13,9 @@ from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.screens.export import ExportDialog
 from ragdiag_tui.ui.screens.help import HelpScreen
-from ragdiag_tui.ui.screens.review import ReviewScreen
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
-from ragdiag_tui.ui.widgets.run_table import RunTable
+from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 from .helpers import LUCKY, MARKUP_AB, RETR, SIZE, loaded, screen_text, wait_until
 

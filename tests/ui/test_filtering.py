@@ -7,7 +7,7 @@ import pytest
 from ragdiag_tui.core.analysis.filtering import VIEWS, filter_rows
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.widgets.filter_bar import FilterBar
-from ragdiag_tui.ui.widgets.run_table import RunTable
+from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 from .helpers import GEN, LUCKY, MARKUP_AB, PASS, RETR, SIZE, loaded, screen_text, table
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from textual.binding import Binding
 
-from ragdiag_tui.ui.screens.keys import KEY_SECTIONS, SCREEN_BINDINGS, TAG_BINDINGS
-from ragdiag_tui.ui.widgets.run_table import RunTable
+from ragdiag_tui.ui.screens.review.keys import KEY_SECTIONS, SCREEN_BINDINGS, TAG_BINDINGS
+from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 from ..scripts import load_script
 

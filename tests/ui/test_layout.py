@@ -9,7 +9,7 @@ from ragdiag_tui.ui.app import RagdiagApp, create_app
 from ragdiag_tui.ui.screens.export import ExportDialog
 from ragdiag_tui.ui.screens.help import HelpScreen
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
-from ragdiag_tui.ui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
 from ragdiag_tui.ui.widgets.stage_bars import BAR_WIDTH, StageBars
 
 from .helpers import LUCKY, loaded, screen_text, table, wait_until

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ragdiag_tui.core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER
 from ragdiag_tui.ui.app import RagdiagApp
-from ragdiag_tui.ui.widgets.run_detail import RunDetail
+from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
 
 from .helpers import (
     BAD_CTX,

@@ -9,16 +9,16 @@ from typing import Generic, Protocol
 import pytest
 
 from ragdiag_tui.ui.app import RagdiagApp
-from ragdiag_tui.ui.screens.baseline import BaselineHost
-from ragdiag_tui.ui.screens.dialogs import DialogsHost
-from ragdiag_tui.ui.screens.documents import DocumentsHost
-from ragdiag_tui.ui.screens.loading import LoadingHost
-from ragdiag_tui.ui.screens.navigation import NavigationHost
-from ragdiag_tui.ui.screens.review_host import ReviewHost, WorkerHost
-from ragdiag_tui.ui.screens.run_index import IndexHost
-from ragdiag_tui.ui.screens.showing import ShowingHost
-from ragdiag_tui.ui.screens.spot_checking import SpotCheckHost
-from ragdiag_tui.ui.screens.team_updates import TeamHost
+from ragdiag_tui.ui.screens.review.baseline import BaselineHost
+from ragdiag_tui.ui.screens.review.dialogs import DialogsHost
+from ragdiag_tui.ui.screens.review.documents import DocumentsHost
+from ragdiag_tui.ui.screens.review.host import ReviewHost, WorkerHost
+from ragdiag_tui.ui.screens.review.loading import LoadingHost
+from ragdiag_tui.ui.screens.review.navigation import NavigationHost
+from ragdiag_tui.ui.screens.review.run_index import IndexHost
+from ragdiag_tui.ui.screens.review.showing import ShowingHost
+from ragdiag_tui.ui.screens.review.spot_checking import SpotCheckHost
+from ragdiag_tui.ui.screens.review.team_updates import TeamHost
 
 from .helpers import SIZE, loaded
 

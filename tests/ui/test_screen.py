@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ragdiag_tui.ui.app import RagdiagApp
-from ragdiag_tui.ui.widgets.run_table import RunTable
+from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 from .helpers import (
     BROKEN,

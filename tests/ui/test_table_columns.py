@@ -4,7 +4,7 @@ header's arrow, and which column a click on the header lands in."""
 from __future__ import annotations
 
 from ragdiag_tui.core.analysis.sorting import ASCENDING, SORT_COLUMNS
-from ragdiag_tui.ui.widgets.table_columns import MIN_QUESTION, SORT_ARROWS, WAS_AT, Columns
+from ragdiag_tui.ui.widgets.table.table_columns import MIN_QUESTION, SORT_ARROWS, WAS_AT, Columns
 
 
 def starts(widths: list[int]) -> list[int]:

@@ -10,7 +10,7 @@ import pytest
 from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.ui.app import RagdiagApp, create_app
-from ragdiag_tui.ui.screens.adjudicate import AdjudicateDialog
+from ragdiag_tui.ui.screens.review.adjudicate import AdjudicateDialog
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 from ragdiag_tui.ui.widgets.agreement_panel import AgreementPanel
 from ragdiag_tui.ui.widgets.stage_summary import StageSummary

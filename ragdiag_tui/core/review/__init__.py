@@ -15,8 +15,6 @@ __getattr__, __all__ = public_api(
         "journal": ["Journal", "journal_path"],
         "labels": ["ReviewerState", "TeamLabels"],
         "merge": ["merge_journals"],
-        "pgjournal": ["PgJournal", "fingerprint"],
-        "pgschema": ["SCHEMA_VERSION"],
         "records": [
             "ADJUDICATION",
             "Entry",
@@ -28,7 +26,7 @@ __getattr__, __all__ = public_api(
             "utc_now",
         ],
         "reviewlog": ["JOURNAL_ENV", "ReviewLog", "open_log"],
-        "spool": ["spool_path"],
+        "postgres": ["PgJournal", "SCHEMA_VERSION", "fingerprint", "spool_path"],
         "state": ["Review", "ReviewOptions", "journal_applied", "open_review"],
         "tags": ["DEFAULT_TAGS", "MAX_TAGS", "Tag", "TagsError", "load_tags", "tag_by_number"],
     },

@@ -63,7 +63,7 @@ def open_log(
     """
     spec = spec if spec is not None else os.environ.get(JOURNAL_ENV) or None
     if spec is not None and spec.startswith(("postgresql://", "postgres://")):
-        from .pgjournal import PgJournal
+        from .postgres.store import PgJournal
 
         return PgJournal(spec, run_path, offline_ok=offline_ok)
     return Journal(spec if spec is not None else journal_path(run_path), run_path)

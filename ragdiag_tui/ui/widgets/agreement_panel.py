@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ...core.analysis.agreement import Agreement, figure, percent
 from ...core.common.text import visible
-from .table_columns import fit
+from .table.table_columns import fit
 
 MAX_NAME = 24  # cells of the name column; a longer reviewer name is cut with an ellipsis
 LOW_KAPPA = 0.4  # below it agreement is at best "fair" (Landis and Koch): worth a look

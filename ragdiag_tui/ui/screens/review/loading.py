@@ -1,0 +1,154 @@
+"""Loading the run file into the review screen: the worker (see run_loader.py), the
+progress bar, and, once every run is in, the first view and the journal's word."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
+
+from textual.containers import Horizontal
+from textual.widgets import ProgressBar, Static
+
+from ....core.common.text import plural
+from .host import WorkerHost
+from .run_loader import load_runs
+
+if TYPE_CHECKING:
+    from textual import Logger
+
+    from ....core.review.state import Review, ReviewOptions
+    from .run_index import RunIndex
+    from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded
+    from .showing import Showing
+
+LISTED_ORPHANS = 5  # run ids named in the notice of journal entries for runs not in the file
+NOTICE_SECONDS = 20  # how long the journal's warnings stay up
+UNMAPPED_SECONDS = 60  # how long "no run has the rule's fields" stays up: it says what to type
+
+
+class LoadingHost(WorkerHost, Protocol):
+    """What loading uses of the review screen, beyond `WorkerHost`."""
+
+    @property
+    def log(self) -> Logger:
+        """Textual's log (how long the load took)."""
+        ...
+
+    def call_after_refresh(self, callback: Callable[[], object]) -> bool:
+        """Call `callback` once the screen has been drawn anew."""
+        ...
+
+
+class Loading:
+    """Starts the load and shows its progress in a bar (`#load-status`) that goes once it ends.
+
+    `index` and `showing` show the runs and their counts as they arrive;
+    `open_spot_check(name)` opens the spot-check the app was asked to open (`--spot-check`)."""
+
+    def __init__(
+        self,
+        screen: LoadingHost,
+        options: ReviewOptions,
+        index: RunIndex,
+        showing: Showing,
+        open_spot_check: Callable[[str], None],
+    ) -> None:
+        self.screen = screen
+        self.options = options
+        self.index = index
+        self.showing = showing
+        self.open_spot_check = open_spot_check
+        self.bar = ProgressBar(id="load-progress", show_eta=False)
+        label = Static(f"Loading {os.path.basename(screen.store.path)}", id="load-label", markup=False)
+        self.status = Horizontal(label, self.bar, id="load-status")
+
+    def start(self) -> None:
+        """Fill the store in a worker; it posts `run_loader`'s messages to the screen."""
+        self.screen.run_worker(self._load, name="load", group="load", exclusive=True, thread=True)
+
+    def _load(self) -> None:
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        load_runs(self.screen.store, self.options, self.screen.post_message, lambda: worker.is_cancelled)
+
+    def progressed(self, event: LoadProgressed) -> None:
+        self.bar.update(total=max(event.total, 1), progress=event.done)
+
+    def arrived(self, event: RowsArrived) -> None:
+        """More runs are in (and once more when all are, before the journal is replayed)."""
+        if event.painted is not None:  # the loader waits until the first screenful is drawn
+            self.screen.call_after_refresh(event.painted.set)
+        if self.screen.review is None:
+            self.index.arrived(event.count)
+            self.showing.counts(loading=True)
+
+    def loaded(self, event: RunsLoaded) -> None:
+        """Every run is in (the screen has the review): the bar goes, the view is shown, and
+        the reviewer is told what the journal says, and when no run has the rule's fields."""
+        screen = self.screen
+        self.status.display = False
+        unmapped = event.unmapped
+        screen.table.empty_message = (
+            "No runs match this view and filter."
+            if unmapped is None
+            else f"{unmapped.headline()}: map them with --map or --preset (see the notification)."
+        )
+        self.index.refilter()
+        self.showing.counts()
+        screen.log.info(f"loaded {len(screen.store)} rows in {event.seconds:.2f} s")
+        spot_check = getattr(screen.app, "spot_check", None)
+        if spot_check is not None:
+            self.open_spot_check(spot_check)
+        if unmapped is not None:
+            screen.tell(
+                unmapped.paragraph("review"),
+                title="No run has the rule's fields",
+                severity="warning",
+                timeout=UNMAPPED_SECONDS,
+            )
+        for message, options in journal_notices(event.review, event.problems):
+            screen.tell(message, **options)
+
+    def failed(self, event: LoadFailed) -> None:
+        screen = self.screen
+        self.status.display = False
+        screen.table.empty_message = event.reason
+        screen.table.show_rows(screen.store, None, range(0))
+        screen.tell(event.reason, title="Cannot open the run file", severity="error", timeout=30)
+
+
+def journal_notices(review: Review, problems: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(message, notify options) of what the reviewer is told once the journal is replayed."""
+    journal: dict[str, Any] = {"title": "Review journal", "timeout": NOTICE_SECONDS}
+    for problem in problems:
+        yield problem, journal | {"severity": "error"}
+    if review.restored:
+        runs = plural(review.restored, "run", "runs")
+        yield f"Restored {review.restored} reviewed {runs} from the journal.", {"title": "Welcome back"}
+    if review.orphans:
+        count = len(review.orphans)
+        ids = ", ".join(repr(entry.run) for entry in review.orphans[:LISTED_ORPHANS])
+        more = f" and {count - LISTED_ORPHANS} more" if count > LISTED_ORPHANS else ""
+        entries = plural(count, "journal entry names a run", "journal entries name runs")
+        yield (
+            f"{count} {entries} not in this file (kept in the journal, not applied): {ids}{more}.",
+            journal | {"severity": "warning"},
+        )
+    if review.stale:
+        count = len(review.stale)
+        entries = plural(
+            count, "journal entry was made on a run that has", "journal entries were made on runs that have"
+        )
+        held = plural(
+            count,
+            "it is held aside, not applied (S lists it",
+            "they are held aside, not applied (S lists them",
+        )
+        yield (
+            f"{count} {entries} changed in the file since; {held}, to re-apply or drop).",
+            journal | {"severity": "warning"},
+        )
+    for warning in review.warnings:
+        yield warning, journal | {"severity": "warning"}

@@ -1,0 +1,238 @@
+"""The rows the review screen shows: its filter applied to the runs, in the reviewer's order
+(by a column, see navigation.py; in file order; or a spot-check's in sample order).
+
+The index is derived from the screen's filter (view, search, missing document,
+spot-check) by the core's `filter_rows`. A run whose stage changes under the cursor
+stays in the index (it is *sticky*) until the cursor leaves it or the filter changes,
+so a reviewer never loses the run they are looking at. A search that only grew longer
+looks only among the runs that matched before.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from ....core.analysis.baseline import BASELINE_VIEW_BY_NAME
+from ....core.analysis.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
+from ....core.analysis.sorting import FILE_ORDER, sort_rows
+from ....core.common.text import visible
+from ...widgets.table.run_table import SORT_ARROWS
+from .baseline import is_baseline_view
+from .host import ReviewHost
+from .spot_checks import spot_check_rows
+
+if TYPE_CHECKING:
+    from ...widgets.filter_bar import FilterBar
+    from .baseline import BaselineActions
+
+
+def position_of(rows: Sequence[int], row: int, in_file_order: bool) -> int | None:
+    """Where `row` stands in `rows`, or None if it is not there."""
+    if in_file_order:
+        at = bisect_left(rows, row)
+        return at if at < len(rows) and rows[at] == row else None
+    try:
+        return rows.index(row)
+    except ValueError:
+        return None
+
+
+class IndexHost(ReviewHost, Protocol):
+    """What the index uses of the review screen, beyond `ReviewHost`: its filter, order and filter bar."""
+
+    @property
+    def sort_column(self) -> str:
+        """The column the runs are sorted by."""
+        ...
+
+    @property
+    def sort_direction(self) -> int:
+        """`sorting.ASCENDING`, `DESCENDING` or `FILE_ORDER`."""
+        ...
+
+    @property
+    def view(self) -> str:
+        """The active view (a `filtering.VIEWS` or baseline view name)."""
+        ...
+
+    @property
+    def search(self) -> str:
+        """Text the runs must contain."""
+        ...
+
+    @property
+    def missing_doc(self) -> str | None:
+        """Only runs missing this document, or None."""
+        ...
+
+    @property
+    def spot_check(self) -> str | None:
+        """The spot-check whose runs are shown, or None."""
+        ...
+
+    @property
+    def is_mounted(self) -> bool:
+        """Whether the screen's widgets are there to show the index."""
+        ...
+
+    @property
+    def filter_bar(self) -> FilterBar:
+        """The bar that shows the filter and how many runs pass it."""
+        ...
+
+
+class RunIndex:
+    """The rows the run table shows, computed afresh when the filter or the order changes."""
+
+    def __init__(self, screen: IndexHost, baselines: BaselineActions) -> None:
+        self.screen = screen
+        self.baselines = baselines  # the baseline views' runs
+        self.rows: list[int] | range = range(0)
+        self.sticky: int | None = None  # a changed run kept in view while the cursor is on it
+        self._narrowing: tuple[str, str, str | None] | None = None  # the filter the rows were found by
+
+    def is_plain(self) -> bool:
+        """Whether every run is shown: the view "all", no search, no document, no spot-check."""
+        screen = self.screen
+        return (
+            screen.view == "all"
+            and not screen.search
+            and screen.missing_doc is None
+            and screen.spot_check is None
+        )
+
+    @property
+    def in_file_order(self) -> bool:
+        """Whether the rows stand in file order (not sorted, not a spot-check's sample order)."""
+        return self.screen.sort_direction == FILE_ORDER and self.screen.spot_check is None
+
+    def sorted_rows(self, rows: list[int]) -> list[int]:
+        """`rows` (in file order) in the order the reviewer chose."""
+        screen = self.screen
+        if screen.sort_direction == FILE_ORDER or screen.review is None:
+            return rows
+        return sort_rows(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
+
+    def order_text(self) -> str | None:
+        """The order shown in the filter bar, e.g. 'stage ▼'; None in file order."""
+        if self.screen.sort_direction == FILE_ORDER:
+            return None
+        return f"{self.screen.sort_column} {SORT_ARROWS[self.screen.sort_direction]}"
+
+    def show_state(self) -> None:
+        """Show the view, filter, order and count in the filter bar."""
+        screen = self.screen
+        view = VIEW_BY_NAME.get(screen.view) or BASELINE_VIEW_BY_NAME[screen.view]
+        pending = screen.review is None and not self.is_plain()
+        title = view.title
+        if screen.spot_check is not None:
+            within = "" if screen.view == "all" else f" · {title}"
+            title = f"Spot-check {visible(screen.spot_check)}{within}"
+        screen.filter_bar.show_state(
+            view.key,
+            title,
+            screen.missing_doc,
+            None if pending else len(self.rows),
+            len(screen.store),
+            order=self.order_text(),
+        )
+
+    def arrived(self, count: int) -> None:
+        """While loading: the plain view shows the `count` runs read so far."""
+        if self.is_plain():
+            table = self.screen.table
+            cursor = table.cursor
+            self.rows = range(count)
+            table.show_rows(self.screen.store, None, self.rows, cursor, retell=False)
+        self.show_state()
+
+    def refilter(self) -> None:
+        """Compute the index afresh, the cursor staying on its run if the run is still in."""
+        screen = self.screen
+        if not screen.is_mounted:
+            return
+        review = screen.review
+        if review is None:  # applied once loading ends
+            self.show_state()
+            return
+        old_row = screen.table.cursor_row
+        self.rows = self.sorted_rows(self._filtered_rows())
+        in_file_order = self.in_file_order
+        cursor = 0
+        if old_row is not None:
+            at = position_of(self.rows, old_row, in_file_order)
+            cursor = at if at is not None else bisect_left(self.rows, old_row) if in_file_order else 0
+        screen.table.show_rows(screen.store, review, self.rows, cursor)
+        self.show_state()
+
+    def _filtered_rows(self) -> list[int]:
+        """The rows that pass the filter, in file order (a spot-check's: in sample order)."""
+        screen, review = self.screen, self.screen.review
+        assert review is not None
+        key = (screen.view, screen.search, screen.missing_doc)
+        within = None
+        previous = self._narrowing
+        if (
+            previous is not None
+            and self.sticky is None
+            and previous[0::2] == key[0::2]
+            and narrows(previous[1], key[1])
+            and isinstance(self.rows, list)
+            and screen.spot_check is None
+        ):
+            within = self.rows  # the query only grew longer: search what matched before
+        self._narrowing = key
+        self.sticky = None
+        view, baseline = screen.view, self.baselines.baseline
+        if is_baseline_view(view) and baseline is not None:  # the baseline's rows, then the rest
+            view, within = "all", within if within is not None else baseline.rows(view, screen.store.stage)
+        if screen.spot_check is not None and screen.spot_check in review.spot_checks:
+            return [row for row in spot_check_rows(review, screen.spot_check) if self.matches(row)]
+        return filter_rows(screen.store, review, view, screen.search, screen.missing_doc, within=within)
+
+    def matches(self, row: int) -> bool:
+        """Whether one row passes the current filter (for a run that changed)."""
+        screen = self.screen
+        assert screen.review is not None
+        view, baseline = screen.view, self.baselines.baseline
+        if is_baseline_view(view):
+            if baseline is None or not baseline.matches(row, view, screen.store.stage):
+                return False
+            view = "all"
+        return row_matches(screen.store, screen.review, row, view, screen.search, screen.missing_doc)
+
+    def release_sticky(self, row_now: int | None) -> None:
+        """The cursor left a run that changed: drop it if it no longer matches."""
+        sticky, self.sticky = self.sticky, None
+        if sticky is None or sticky == row_now or self.matches(sticky):
+            return
+        assert isinstance(self.rows, list)
+        at = position_of(self.rows, sticky, self.in_file_order)
+        if at is not None:
+            del self.rows[at]
+            table = self.screen.table
+            cursor = table.cursor - (at < table.cursor)
+            table.show_rows(self.screen.store, self.screen.review, self.rows, cursor)
+            self.show_state()
+
+    def cursor_moved(self, row: int | None) -> None:
+        """The cursor is on `row` now: a changed run it left may leave the index."""
+        if self.sticky is not None and self.sticky != row:
+            self.release_sticky(row)
+
+    def bring_into_view(self, row: int) -> None:
+        """Put the cursor on `row`, adding it to the index if the filter hides it."""
+        self.release_sticky(row)
+        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
+        in_file_order = self.in_file_order
+        at = position_of(rows, row, in_file_order)
+        if at is None:
+            rows.insert(bisect_left(rows, row) if in_file_order else len(rows), row)
+            rows = self.sorted_rows(rows)
+            at = position_of(rows, row, in_file_order)
+            assert at is not None
+        self.rows = rows
+        self.screen.table.show_rows(self.screen.store, self.screen.review, rows, at)
+        self.show_state()

@@ -1,0 +1,109 @@
+"""What the review screen shows of the review, shown anew when it changes: the summary's
+counts, the run under the cursor in the detail pane, a run that just changed, and what
+the review has to tell the reviewer (e.g. that the journal was rewritten)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from ....core.analysis.blind import shown_counts
+from ....core.runs.store import STAGE_CODE
+from .host import ReviewHost
+from .spot_checks import summary_lead
+
+if TYPE_CHECKING:
+    from ...widgets.detail.run_detail import RunDetail
+    from ...widgets.stage_summary import StageSummary
+    from .baseline import BaselineActions
+    from .run_index import RunIndex
+
+
+class ShowingHost(ReviewHost, Protocol):
+    """What showing uses of the review screen, beyond `ReviewHost`: the panes and two flags."""
+
+    @property
+    def summary(self) -> StageSummary:
+        """The summary bar (the counts)."""
+        ...
+
+    @property
+    def detail(self) -> RunDetail:
+        """The detail pane (the run under the cursor)."""
+        ...
+
+    @property
+    def auto_advance(self) -> bool:
+        """Whether a label moves on to the next unreviewed run (the summary says so)."""
+        ...
+
+    @property
+    def spot_check(self) -> str | None:
+        """The spot-check shown (its progress leads the summary), or None."""
+        ...
+
+
+class Showing:
+    """Shows the review's state in the summary and the detail pane."""
+
+    def __init__(self, screen: ShowingHost, index: RunIndex, baselines: BaselineActions) -> None:
+        self.screen = screen
+        self.index = index  # the rows shown (a changed run stays there a while)
+        self.baselines = baselines  # the run's baseline, in the detail
+
+    def counts(self, loading: bool = False) -> None:
+        """Show the counts in the summary (while loading: of the runs read so far)."""
+        screen, review = self.screen, self.screen.review
+        if review is None:
+            counts = [screen.store.stage.count(code) for code in range(len(STAGE_CODE))]
+            screen.summary.show_counts(counts, None, None, loading=loading)
+            return
+        shown = shown_counts(review)  # blind mode: nothing that tells a hidden label
+        screen.summary.show_counts(
+            shown.counts,
+            shown.lucky,
+            review.reviewed,
+            loading=loading,
+            stale=len(review.stale),
+            lead=summary_lead(review, screen.spot_check),
+            flags=["auto-advance"] if screen.auto_advance else [],
+            conflicts=shown.conflicts,
+            hidden=shown.hidden,
+        )
+
+    def run(self) -> None:
+        """Show the run under the cursor, and its baseline, in the detail pane."""
+        screen = self.screen
+        row = screen.table.cursor_row
+        screen.detail.show_run(screen.store, screen.review, row)
+        screen.detail.show_baseline(self.baselines.content(row))
+
+    def again(self) -> None:
+        """Filter again, and show the table, counts and detail anew."""
+        self.index.refilter()
+        self.counts()
+        self.run()
+
+    def changed_run(self, row: int) -> None:
+        """Redraw a run that just changed; it stays in the view until the cursor leaves it."""
+        self.notices()  # e.g. the journal was rewritten
+        self.index.sticky = row
+        self.screen.table.refresh_run(row)
+        self.run()
+        self.counts()
+
+    def changed_elsewhere(self, rows: set[int]) -> None:
+        """Runs changed by a teammate: redraw them, the detail if it shows one, and the counts."""
+        self.notices()  # e.g. the journal was replaced and rewritten
+        table = self.screen.table
+        for row in rows:
+            table.refresh_run(row)
+        if table.cursor_row in rows:
+            self.run()
+        self.counts()
+
+    def notices(self) -> None:
+        """Tell the reviewer what the review has to say."""
+        review = self.screen.review
+        if review is not None:
+            for notice in review.take_notices():
+                self.screen.tell(notice, title="Review journal", severity="warning", timeout=20)

@@ -1,0 +1,40 @@
+"""What a spot-check shows on the review screen: its runs, in sample order, and its
+progress (this reviewer's and the team's, held, overturned, in conflict), which leads the
+summary bar and its list (K), flagged there when the file lacks some of its runs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+
+from ....core.analysis.progress import ReviewerProgress, spot_check_progress
+from ....core.analysis.spotcheck import absent_note, sampled_rows
+
+if TYPE_CHECKING:
+    from ....core.review.state import Review
+
+
+def spot_check_rows(review: Review, name: str) -> list[int]:
+    """The runs of spot-check `name` that are in the file, in sample order."""
+    return sampled_rows(review, review.spot_checks[name])[0]
+
+
+def list_entry(review: Review, name: str) -> str:
+    """A spot-check's line in the list (K): its progress, flagged when the file lacks its runs."""
+    spot_check = review.spot_checks[name]
+    rows, absent = sampled_rows(review, spot_check)
+    line = spot_check_progress(review, name, rows).text()
+    return f"{line} · ⚠ {absent_note(absent, len(spot_check.ids))}" if absent else line
+
+
+def progress(review: Review, name: str) -> ReviewerProgress:
+    """The progress of spot-check `name` (a known one): `wk48: mine 3/30 · team 25/30 · …`."""
+    return spot_check_progress(review, name, spot_check_rows(review, name))
+
+
+def summary_lead(review: Review | None, name: str | None) -> list[Content]:
+    """What the summary shows first: the progress of spot-check `name`, when one is open."""
+    if name is None or review is None or name not in review.spot_checks:
+        return []
+    return [Content.assemble((progress(review, name).text(), ".stage-summary--lead"))]
