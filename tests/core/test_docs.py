@@ -153,3 +153,147 @@ def test_a_folder_or_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(DocsError, match=r"docs\.fifo: not a regular file"):
         DocStore.open(fifo)
+
+
+# -- a corpus as untrusted as the run file (issue 22) ----------------------------------
+
+
+def test_a_csv_cell_longer_than_csvs_default_limit_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "docs.tsv"
+    long = "w" * 200_000  # csv's default field limit is 131,072 characters
+    path.write_text(f"id\ttext\nD1\t{long}\nD2\tshort\n", encoding="utf-8")
+    docs = DocStore.open(path)
+    assert (docs.text("D1"), docs.text("D2"), docs.warnings) == (long, "short", [])
+
+
+def test_a_csv_corpus_with_old_mac_line_ends(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_bytes(b'id,text\rD1,one\rD2,"two\rlines"\rD3,three\r')
+    docs = DocStore.open(path)
+    assert [docs.text(d) for d in ("D1", "D2", "D3")] == ["one", "two\rlines", "three"]
+    assert docs.lookup("D3").reason == "" and docs.warnings == []
+
+
+def test_a_bad_csv_row_is_skipped_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_bytes(b'id,text\nD1,"a"b\nD2,\xff\nD3,fine\n')
+    docs = DocStore.open(path)
+    assert len(docs) == 1 and docs.text("D3") == "fine"
+    assert docs.warnings[0].startswith(f"{path}, line 2: skipped (not valid CSV")
+    assert docs.warnings[1] == f"{path}, line 3: skipped (not valid UTF-8: byte 0xff on line 3)"
+
+
+def test_an_unclosed_csv_quote_swallows_no_later_document(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text('id,text\nD1,"never closed\nD2,two\nD3,three\n', encoding="utf-8")
+    docs = DocStore.open(path)
+    assert "D1" not in docs and docs.text("D2") == "two" and docs.text("D3") == "three"
+    assert docs.warnings == [f"{path}, line 2: skipped (a quoted cell is never closed; read on from line 3)"]
+    # Closed by a later cell's quote: the row is broken there, and the rest still loads.
+    path.write_text('id,text\nD1,"never closed\nD2,two\nD3,"quoted\nlines"\n', encoding="utf-8")
+    docs = DocStore.open(path)
+    assert "D1" not in docs and docs.text("D2") == "two" and docs.text("D3") == "quoted\nlines"
+    assert len(docs.warnings) == 1 and "line 2: skipped (not valid CSV" in docs.warnings[0]
+
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize("key", ["id", "key"])  # the fast id decoder, and a mapped id
+def test_a_json_lines_document_nested_too_deeply_is_skipped(tmp_path: Path, key: str) -> None:
+    path = tmp_path / "docs.jsonl"
+    path.write_text(
+        f'{{"{key}": "D1", "text": "one"}}\n{{"{key}": "D2", "x": {DEEP}}}\n{{"{key}": "D3", "text": "t"}}\n',
+        encoding="utf-8",
+    )
+    docs = DocStore.open(path, {"id": key})
+    assert docs.text("D1") == "one" and docs.text("D3") == "t" and "D2" not in docs
+    assert docs.warnings == [f"{path}, line 2: skipped (nested too deeply to read)"]
+
+
+def test_a_json_corpus_nested_too_deeply_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "docs.json"
+    path.write_text(f'[\n{{"id": "D1", "text": "t"}},\n{{"id": "D2", "x": {DEEP}}}\n]', encoding="utf-8")
+    with pytest.raises(DocsError, match=r"docs\.json, line 3: nested too deeply to read"):
+        DocStore.open(path)
+
+
+def test_a_document_rewritten_deeply_while_open_says_why(tmp_path: Path) -> None:
+    path = jsonl(tmp_path, [{"id": "D1", "text": "x" * 20_000}])
+    docs = DocStore.open(path)
+    path.write_text(f'{{"id": "D1", "x": {DEEP}}}'.ljust(20_000 + 25) + "\n", encoding="utf-8")
+    found = docs.lookup("D1")
+    assert found.text is None and found.reason == f"{path}, line 1: nested too deeply to read"
+
+
+def test_a_corpus_rewritten_while_open_never_shows_another_documents_text(tmp_path: Path) -> None:
+    path = jsonl(tmp_path, [{"id": "D1", "text": "one"}, {"id": "D2", "text": "two"}])
+    docs = DocStore.open(path)
+    # The pipeline re-ran: the same bytes now hold other documents.
+    jsonl(tmp_path, [{"id": "D2", "text": "two"}, {"id": "D1", "text": "one"}])
+    assert [docs.lookup(d).reason for d in ("D1", "D2")] == [
+        f"{path}, line 1: changed since it was opened",
+        f"{path}, line 2: changed since it was opened",
+    ]
+    jsonl(tmp_path, [{"id": "D1", "text": "one"}])  # cut short
+    assert docs.lookup("D2").reason.endswith("line 2: changed since it was opened")
+
+
+def test_a_csv_corpus_rewritten_or_cut_while_open_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text('id,text\nD1,one\nD2,"two\nlines"\nD3,three\n', encoding="utf-8")
+    docs = DocStore.open(path)
+    path.write_text('id,text\nD9,one\nD2,"two\nli', encoding="utf-8")  # rewritten, then cut mid-row
+    assert docs.lookup("D1").reason == f"{path}, line 2: changed since it was opened"
+    assert docs.lookup("D2").reason == f"{path}, line 3: changed since it was opened"
+    path.write_text('id,text\nD1,one\nD2,"two\nli"\nD3,three\n', encoding="utf-8")
+    assert docs.lookup("D2").reason.endswith("line 3: changed since it was opened")  # a row cut short
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        '{"id": "D0", "text": broken}',  # bad
+        '{"id": "D0", "text": "cut sh',  # unfinished
+        '{"id": "D0", "text": "' + "x" * (1 << 24) + '"}',  # longer than 16 MiB
+    ],
+)
+def test_json_lines_are_recognised_by_more_than_the_first_line(tmp_path: Path, first: str) -> None:
+    path = tmp_path / "docs.jsonl"
+    path.write_text(first + '\n{"id": "D1", "text": "one"}\n{"id": "D2", "text": "two"}\n', encoding="utf-8")
+    docs = DocStore.open(path)
+    assert docs.format == "jsonl" and docs.text("D1") == "one" and docs.text("D2") == "two"
+    assert len(docs) == (3 if len(first) > 1 << 24 else 2)
+
+
+def test_one_big_document_on_one_line_is_json_lines(tmp_path: Path) -> None:
+    path = tmp_path / "docs.jsonl"
+    big = "x" * ((1 << 24) + 10)
+    path.write_text(json.dumps({"id": "D1", "text": big}), encoding="utf-8")
+    docs = DocStore.open(path)
+    assert docs.format == "jsonl" and docs.text("D1") == big
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{\n"documents": [\n{"id": "A", "text": "t"}\n]}',
+        '{"documents": [\n{"id": "A", "text": "t"},\n{"id": "B", "text": "u"}\n]}',
+        '{"documents": [{"id": "A", "text": "t"}]}',
+    ],
+)
+def test_a_json_object_of_documents_is_still_json(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "docs.json"
+    path.write_text(content, encoding="utf-8")
+    docs = DocStore.open(path)
+    assert docs.text("A") == "t"
+
+
+def test_duplicate_ids_in_a_json_corpus_warn(tmp_path: Path) -> None:
+    path = tmp_path / "docs.json"
+    path.write_text(
+        json.dumps([{"id": "A", "text": "first"}, {"id": "A", "text": "again"}]), encoding="utf-8"
+    )
+    docs = DocStore.open(path)
+    assert docs.text("A") == "first" and docs.skipped == 1
+    assert docs.warnings == [f"{path}, document 2: skipped (id 'A' already document 1)"]

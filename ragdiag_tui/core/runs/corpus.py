@@ -26,6 +26,7 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,6 +35,7 @@ from typing import Any
 
 import msgspec
 
+from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
 from .store import RunStore
@@ -43,6 +45,9 @@ RUN_TEXT_FIELDS = {"context": "retrieved_contexts", "required": "reference_conte
 """Per ID list of a run, the field of the run holding its texts, position by position (RAGAS's names)."""
 
 MAX_WARNINGS = 100  # listed one by one; beyond that, counted
+PROBE_LINE = 1 << 24  # bytes of a line read to tell JSON Lines from one JSON document
+PROBE_LINES = 5  # non-blank lines read to tell them apart
+CHANGED = "changed since it was opened"
 
 
 class DocsError(Exception):
@@ -144,6 +149,7 @@ class DocStore:
         self._lines = array("I")
         self._texts: dict[str, Any] = {}  # JSON: the parsed documents
         self._header: list[str] = []
+        self._id_column = 0
         self._delimiter = ","
         self._fd: int | None = None
 
@@ -164,6 +170,12 @@ class DocStore:
         except UnicodeDecodeError:
             store.close()
             raise DocsError(f"{name}: not a UTF-8 text file") from None
+        except MemoryError:
+            store.close()
+            raise DocsError(f"{name}: too big to read into memory; use JSON Lines") from None
+        except DocsError:
+            store.close()
+            raise
         if not store._row_of and not store._texts:
             store.close()
             detail = f" ({store.warnings[0]})" if store.warnings else ""
@@ -212,10 +224,11 @@ class DocStore:
             self._index_csv(handle)
             return
         first = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-        if first == b"[" or (first == b"{" and not _first_line_is_object(handle)):
+        if first == b"[" or (first == b"{" and _one_json_document(handle)):
             self.format = "json"
-            self._load_json(handle)
-            return
+            if self._load_json(handle, lines_too=first == b"{"):
+                return
+            handle.seek(0)  # one document on one line, or lines of them: JSON Lines after all
         self.format = "jsonl"
         self._index_jsonl(handle)
 
@@ -237,61 +250,91 @@ class DocStore:
             except (msgspec.DecodeError, msgspec.ValidationError):
                 self._warn(number, "skipped (not a JSON object)")
                 continue
+            except RecursionError:
+                self._warn(number, "skipped (nested too deeply to read)")
+                continue
             if fast and doc_id is None and b'"id"' not in body:
                 doc_id = _NOTHING
             self._add(doc_id, start, offset, number)
 
     def _index_csv(self, handle: io.BufferedReader) -> None:
-        positions = [0, 0]  # [where the current line started, where it ends]
-        numbers = [0]
-
-        def lines() -> Iterator[str]:
-            for raw in handle:
-                positions[1] += len(raw)
-                numbers[0] += 1
-                yield raw.decode("utf-8-sig" if numbers[0] == 1 else "utf-8")
-
-        reader = csv.reader(lines(), delimiter=self._delimiter)
+        allow_long_fields()
+        lines = _CsvLines(handle)
+        reader = csv.reader(lines, delimiter=self._delimiter, strict=True)
         try:
             self._header = next(reader)
         except StopIteration:
             return
+        except csv.Error as exc:
+            raise DocsError(f"{self.path}, line 1: the header row is not valid CSV ({exc})") from None
+        if lines.bad:
+            raise DocsError(f"{self.path}, line 1: the header row is {lines.bad}")
         for source in (self.id_source, self.text_source):
             if source not in self._header:
                 raise DocsError(f"{self.path}: no column '{source}' (columns: {', '.join(self._header)})")
-        id_column = self._header.index(self.id_source)
-        start, line = positions[1], numbers[0] + 1
-        for row in reader:
-            end = positions[1]
+        self._id_column = self._header.index(self.id_source)
+        while True:
+            start, line = lines.start_row()
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                self._warn(line, f"skipped ({_csv_problem(str(exc), line)})")
+                lines.read_on_after_first_line(line)  # a quote never closed swallows no later row
+                reader = csv.reader(lines, delimiter=self._delimiter, strict=True)
+                continue
+            if lines.bad:
+                self._warn(line, f"skipped ({lines.bad})")
+                continue
             if row:
-                doc_id = row[id_column] if id_column < len(row) and row[id_column] else _NOTHING
-                self._add(doc_id, start, end, line)
-            start, line = end, numbers[0] + 1
+                at = self._id_column
+                doc_id = row[at] if at < len(row) and row[at] else _NOTHING
+                self._add(doc_id, start, lines.offset, line)
 
-    def _load_json(self, handle: io.BufferedReader) -> None:
+    def _load_json(self, handle: io.BufferedReader, lines_too: bool = False) -> bool:
+        """Read a JSON corpus whole. False when it is JSON Lines after all (`lines_too`: the
+        file starts with `{`, and holds one document or a document followed by more)."""
+        text = handle.read().decode("utf-8-sig")
         try:
-            data = json.loads(handle.read().decode("utf-8-sig"))
+            data = json.loads(text)
         except json.JSONDecodeError as exc:
+            if lines_too and exc.msg == "Extra data":
+                return False
             raise DocsError(f"{self.path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            line = text.count("\n", 0, _deepest(text)) + 1
+            raise DocsError(f"{self.path}, line {line}: nested too deeply to read") from None
         if isinstance(data, dict) and isinstance(data.get("documents"), list):
             data = data["documents"]
+        elif lines_too and isinstance(data, dict):
+            return False
         if not isinstance(data, list):
             raise DocsError(
                 f"{self.path}: expected a JSON array of documents, or an object with a 'documents' array"
             )
+        first_at: dict[str, int] = {}
         for position, obj in enumerate(data, start=1):
             doc_id = read_source(obj, self.id_source)
             if not isinstance(doc_id, str):
-                self.skipped += 1
-                if len(self.warnings) < MAX_WARNINGS:
-                    self.warnings.append(f"{self.path}, document {position}: skipped (no string id)")
-            elif doc_id not in self._texts:
+                self._warn_document(position, "skipped (no string id)")
+            elif doc_id in self._texts:
+                self._warn_document(position, f"skipped (id {doc_id!r} already document {first_at[doc_id]})")
+            else:
                 self._texts[doc_id] = obj
+                first_at[doc_id] = position
+        return True
+
+    def _warn_document(self, position: int, message: str) -> None:
+        self.skipped += 1
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(f"{self.path}, document {position}: {message}")
 
     # -- reading --------------------------------------------------------------
 
     def lookup(self, doc_id: str) -> DocText:
-        """The document's text, read from the file now; or why there is none."""
+        """The document's text, read from the file now; or why there is none. Never raises:
+        a file changed since it was indexed says so."""
         if self.format == "json":
             obj = self._texts.get(doc_id)
             if obj is None:
@@ -303,19 +346,36 @@ class DocStore:
         if self._fd is None:
             return DocText(doc_id, None, "", f"{self.path} is closed")
         where = f", line {self._lines[row]}"
+        size = self._ends[row] - self._starts[row]
         try:
-            data = os.pread(self._fd, self._ends[row] - self._starts[row], self._starts[row])
+            data = os.pread(self._fd, size, self._starts[row])
             text = data.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, MemoryError) as exc:
             return DocText(doc_id, None, "", f"{self.path}{where}: cannot read ({exc})")
+        obj = self._read_back(text) if len(data) == size else None
+        if isinstance(obj, str):  # why it cannot be read
+            return DocText(doc_id, None, "", f"{self.path}{where}: {obj}")
+        if obj is None or read_source(obj, self.id_source) != doc_id:
+            return DocText(doc_id, None, "", f"{self.path}{where}: {CHANGED}")
+        return self._text_of(doc_id, obj, where)
+
+    def _read_back(self, text: str) -> dict[str, Any] | str | None:
+        """The document indexed at this place, read back: None when the place no longer
+        holds one document (the file changed), a string saying why it cannot be read."""
         if self.format == "csv":
-            fields = next(csv.reader(io.StringIO(text), delimiter=self._delimiter), [])
-            return self._text_of(doc_id, dict(zip(self._header, fields, strict=False)), where)
+            rows = csv.reader(io.StringIO(text, newline=""), delimiter=self._delimiter, strict=True)
+            try:
+                fields, more = next(rows, []), next(rows, None)
+            except csv.Error:
+                return None
+            return None if more is not None else dict(zip(self._header, fields, strict=False))
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError:
-            return DocText(doc_id, None, "", f"{self.path}{where}: changed since it was opened")
-        return self._text_of(doc_id, obj, where)
+        except RecursionError:
+            return "nested too deeply to read"
+        except ValueError:
+            return None
+        return obj if isinstance(obj, dict) else None
 
     def _text_of(self, doc_id: str, obj: Any, where: str) -> DocText:
         text = read_source(obj, self.text_source)
@@ -329,16 +389,125 @@ class DocStore:
         return self.lookup(doc_id).text
 
 
-def _first_line_is_object(handle: io.BufferedReader) -> bool:
-    """Whether the file's first line is a whole document (JSON Lines), not the start of a
-    JSON object, nor a whole `{"documents": [...]}` object on one line."""
-    line = handle.readline(1 << 24)
-    handle.seek(0)
+class _CsvLines:
+    """The physical lines of a CSV corpus as text, for `csv.reader`: split on `\\n`, `\\r\\n`
+    and a bare `\\r` (old Mac files), counting lines and bytes so each row's place in the
+    file is known. A row's bytes that are not UTF-8 are passed on repaired and said in `bad`."""
+
+    def __init__(self, handle: io.BufferedReader) -> None:
+        self.handle = handle
+        self.offset = 0  # where the next line starts
+        self.number = 0  # lines read
+        self.bad = ""  # what is wrong with the current row's bytes
+        self._row_start = 0
+        self._first_end = 0  # where the current row's first line ends
+        self._pending: list[bytes] = []  # the rest of a line split at bare carriage returns, reversed
+
+    def __iter__(self) -> _CsvLines:
+        return self
+
+    def __next__(self) -> str:
+        if not self._pending:
+            raw = self.handle.readline()
+            if not raw:
+                raise StopIteration
+            # bytes.splitlines splits only on \n, \r\n and \r (never on Unicode breaks).
+            self._pending = raw.splitlines(keepends=True)[::-1] if b"\r" in raw else [raw]
+        raw = self._pending.pop()
+        start, self.offset = self.offset, self.offset + len(raw)
+        self.number += 1
+        if start == self._row_start:
+            self._first_end = self.offset
+        try:
+            return raw.decode("utf-8-sig" if start == 0 else "utf-8")
+        except UnicodeDecodeError as exc:
+            if not self.bad:
+                self.bad = f"not valid UTF-8: byte 0x{raw[exc.start]:02x} on line {self.number}"
+            return raw.decode("utf-8", "replace")
+
+    def start_row(self) -> tuple[int, int]:
+        """A row starts here: (its offset, its line number)."""
+        self._row_start, self.bad = self.offset, ""
+        return self.offset, self.number + 1
+
+    def read_on_after_first_line(self, line: int) -> None:
+        """Go back to the line after the first line of the row just read (line `line`)."""
+        self.handle.seek(self._first_end)
+        self._pending = []
+        self.offset, self.number = self._first_end, line
+
+
+def _csv_problem(message: str, line: int) -> str:
+    if message == "unexpected end of data":
+        return f"a quoted cell is never closed; read on from line {line + 1}"
+    if message.startswith("field larger than field limit"):
+        return f"a cell is longer than {FIELD_LIMIT:,} characters"
+    return f"not valid CSV: {message}"
+
+
+def _deepest(text: str) -> int:
+    """Where JSON text `text` first reaches its deepest nesting (strings skipped)."""
+    depth = deepest = at = 0
+    for match in _BRACKET_OR_STRING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, match.start()
+        elif token in "]}":
+            depth -= 1
+    return at
+
+
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _probe_lines(handle: io.BufferedReader) -> Iterator[tuple[bytes, bool]]:
+    """The first non-blank lines, each cut at PROBE_LINE bytes: (line, whether whole)."""
+    found = 0
+    while found < PROBE_LINES and (line := handle.readline(PROBE_LINE)):
+        whole = len(line) < PROBE_LINE or line.endswith(b"\n")
+        while not whole and (rest := handle.readline(PROBE_LINE)) and not rest.endswith(b"\n"):
+            pass  # the rest of an over-long line, not kept
+        if line.strip(b"\xef\xbb\xbf \t\r\n"):
+            found += 1
+            yield line, whole
+
+
+def _parsed(line: bytes) -> tuple[Any, bool]:
+    """(the line's JSON value or _NOTHING, whether it failed only by ending too soon)."""
+    text = line.decode("utf-8-sig", "replace").strip()
     try:
-        obj = json.loads(line.decode("utf-8-sig"))
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return False
-    return isinstance(obj, dict) and not isinstance(obj.get("documents"), list)
+        return json.loads(text), False
+    except json.JSONDecodeError as exc:
+        return _NOTHING, exc.pos >= len(text)
+    except (ValueError, RecursionError):
+        return _NOTHING, False
+
+
+def _is_document(value: Any) -> bool:
+    return isinstance(value, dict) and not isinstance(value.get("documents"), list)
+
+
+def _one_json_document(handle: io.BufferedReader) -> bool:
+    """Whether a file that starts with `{` is one JSON object holding a `documents` array,
+    rather than JSON Lines. The first line decides when it is whole and readable; a first
+    line that is bad (not merely unfinished) means JSON Lines; an unfinished or over-long
+    one means JSON when it opens the object (`{` alone, or naming `"documents"`), else
+    unless one of the next lines is a document of its own (a first document cut short)."""
+    try:
+        probe = _probe_lines(handle)
+        first, whole = next(probe, (b"", True))
+        value, unfinished = _parsed(first) if whole else (_NOTHING, True)
+        if value is not _NOTHING:
+            return not _is_document(value)
+        if not unfinished:
+            return False
+        if first.strip(b"\xef\xbb\xbf \t\r\n") == b"{" or b'"documents"' in first:
+            return True
+        return not any(whole and _is_document(_parsed(line)[0]) for line, whole in probe)
+    finally:
+        handle.seek(0)
 
 
 def run_texts(store: RunStore, row: int) -> dict[str, str]:

@@ -58,7 +58,13 @@ INVALID_CSV = "invalid-csv"
 CSV_SUFFIXES = {".csv": ",", ".tsv": "\t"}
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json", ".jsonlines")
 PROGRESS_EVERY = 8192  # lines between progress reports
-_FIELD_LIMIT = 2**31 - 1  # a context list can far exceed csv's 128 KiB default
+FIELD_LIMIT = 2**31 - 1  # characters of a cell: a context list or a document can far exceed csv's 128 KiB
+
+
+def allow_long_fields() -> None:
+    """Raise `csv`'s field size limit (process-wide) to FIELD_LIMIT, the most it can take."""
+    if csv.field_size_limit() < FIELD_LIMIT:
+        csv.field_size_limit(FIELD_LIMIT)
 
 
 class CsvHeaderError(ValueError):
@@ -224,8 +230,7 @@ class CsvRunReader:
         progress: Callable[[int, int], None] | None = None,
         total: int = 0,
     ) -> None:
-        if csv.field_size_limit() < _FIELD_LIMIT:
-            csv.field_size_limit(_FIELD_LIMIT)
+        allow_long_fields()
         self._lines = _Lines(lines, progress, total)
         self._reader = csv.reader(self._lines, delimiter=delimiter, strict=True)
         self.columns = self._read_header()
