@@ -237,3 +237,27 @@ async def test_a_run_with_10000_ids_looks_up_only_the_highlighted_one(tmp_path: 
             document_panel.document_text = real  # type: ignore[assignment]
         assert detail.current_document is not None
         assert set(looked_up) <= {"doc-5000", "doc-5001"}
+
+
+async def test_a_hostile_corpus_keeps_the_app_running_and_says_what_changed(tmp_path: Path) -> None:
+    # Old-Mac line ends, a cell past csv's 131,072-character default, a quote never closed:
+    # each crashed the app or swallowed the rest before issue 22.
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    docs = tmp_path / "docs.csv"
+    long = b"Up to five " + b"x" * 140_000
+    docs.write_bytes(
+        b'id,text\rdoc-cap,Days above the cap are forfeited.\rdoc-carry,"' + long + b'"\r'
+        b'doc-bad,"never closed\rdoc-other,The office closes at six.\r'
+    )
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        seen = record_notifications(app)
+        await pilot.press("full_stop")
+        await wait_until(pilot, lambda: "forfeited" in detail_text(app), "the first document's text")
+        assert any("line 4: skipped (a quoted cell is never closed" in message for message, _ in seen)
+        # The pipeline re-ran while the corpus was open: the same places now hold other rows.
+        docs.write_bytes(b'id,text\rdoc-other,The office closes at six.\rdoc-carry,"' + long + b'"\r')
+        await pilot.press("full_stop")
+        await wait_until(pilot, lambda: "changed since it was opened" in detail_text(app), "the reason")
+        assert "Up to five" not in detail_text(app) and app.is_running

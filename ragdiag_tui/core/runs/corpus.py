@@ -185,6 +185,10 @@ class DocStore:
     def __len__(self) -> int:
         return len(self._row_of) or len(self._texts)
 
+    def __iter__(self) -> Iterator[str]:
+        """The ids of the documents, in the file's order."""
+        return iter(self._row_of or self._texts)
+
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._row_of or doc_id in self._texts
 
