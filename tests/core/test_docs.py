@@ -297,3 +297,11 @@ def test_duplicate_ids_in_a_json_corpus_warn(tmp_path: Path) -> None:
     docs = DocStore.open(path)
     assert docs.text("A") == "first" and docs.skipped == 1
     assert docs.warnings == [f"{path}, document 2: skipped (id 'A' already document 1)"]
+
+
+def test_carriage_returns_of_every_kind_end_lines(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_bytes(b"id,text\r\nD1,one\r\rD2,two\rD3,three\r\r")
+    docs = DocStore.open(path)
+    assert [docs.text(d) for d in ("D1", "D2", "D3")] == ["one", "two", "three"]
+    assert docs.warnings == [] and docs.lookup("D2").reason == ""

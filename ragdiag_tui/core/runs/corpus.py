@@ -278,7 +278,8 @@ class DocStore:
                 raise DocsError(f"{self.path}: no column '{source}' (columns: {', '.join(self._header)})")
         self._id_column = self._header.index(self.id_source)
         while True:
-            start, line = lines.start_row()
+            lines.row_start = start = lines.offset
+            line, lines.bad = lines.number + 1, ""
             try:
                 row = next(reader)
             except StopIteration:
@@ -403,42 +404,32 @@ class _CsvLines:
         self.offset = 0  # where the next line starts
         self.number = 0  # lines read
         self.bad = ""  # what is wrong with the current row's bytes
-        self._row_start = 0
-        self._first_end = 0  # where the current row's first line ends
-        self._pending: list[bytes] = []  # the rest of a line split at bare carriage returns, reversed
+        self.row_start = 0  # where the current row starts (set by the reader of rows)
+        self.first_end = 0  # where the current row's first line ends
 
-    def __iter__(self) -> _CsvLines:
-        return self
-
-    def __next__(self) -> str:
-        if not self._pending:
-            raw = self.handle.readline()
-            if not raw:
-                raise StopIteration
-            # bytes.splitlines splits only on \n, \r\n and \r (never on Unicode breaks).
-            self._pending = raw.splitlines(keepends=True)[::-1] if b"\r" in raw else [raw]
-        raw = self._pending.pop()
-        start, self.offset = self.offset, self.offset + len(raw)
-        self.number += 1
-        if start == self._row_start:
-            self._first_end = self.offset
-        try:
-            return raw.decode("utf-8-sig" if start == 0 else "utf-8")
-        except UnicodeDecodeError as exc:
-            if not self.bad:
-                self.bad = f"not valid UTF-8: byte 0x{raw[exc.start]:02x} on line {self.number}"
-            return raw.decode("utf-8", "replace")
-
-    def start_row(self) -> tuple[int, int]:
-        """A row starts here: (its offset, its line number)."""
-        self._row_start, self.bad = self.offset, ""
-        return self.offset, self.number + 1
+    def __iter__(self) -> Iterator[str]:
+        """The lines from where the file is now (a new pass after `read_on_after_first_line`)."""
+        for raw in self.handle:
+            # A carriage return other than the line's own \r\n splits it (bytes.splitlines
+            # splits only on \n, \r\n and \r, never on Unicode breaks).
+            bare = raw.count(b"\r") > raw.endswith(b"\r\n")
+            for piece in raw.splitlines(keepends=True) if bare else (raw,):
+                start = self.offset
+                self.offset = end = start + len(piece)
+                self.number += 1
+                if start == self.row_start:
+                    self.first_end = end
+                try:
+                    yield piece.decode("utf-8-sig" if start == 0 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    if not self.bad:
+                        self.bad = f"not valid UTF-8: byte 0x{piece[exc.start]:02x} on line {self.number}"
+                    yield piece.decode("utf-8", "replace")
 
     def read_on_after_first_line(self, line: int) -> None:
         """Go back to the line after the first line of the row just read (line `line`)."""
-        self.handle.seek(self._first_end)
-        self._pending = []
-        self.offset, self.number = self._first_end, line
+        self.handle.seek(self.first_end)
+        self.offset, self.number = self.first_end, line
 
 
 def _csv_problem(message: str, line: int) -> str:
