@@ -305,3 +305,19 @@ def test_carriage_returns_of_every_kind_end_lines(tmp_path: Path) -> None:
     docs = DocStore.open(path)
     assert [docs.text(d) for d in ("D1", "D2", "D3")] == ["one", "two", "three"]
     assert docs.warnings == [] and docs.lookup("D2").reason == ""
+
+
+def test_a_number_past_pythons_digit_limit_is_read(tmp_path: Path) -> None:
+    number = "9" * 5000  # int() refuses more than 4,300 digits
+    path = tmp_path / "docs.jsonl"
+    path.write_text(f'{{"id": "D1", "n": {number}, "text": "one"}}\n', encoding="utf-8")
+    assert DocStore.open(path).lookup("D1") == DocText("D1", "one", str(path))
+    array = tmp_path / "docs.json"
+    array.write_text(f'[{{"id": "D1", "n": {number}, "text": "one"}}]', encoding="utf-8")
+    assert DocStore.open(array).text("D1") == "one"
+
+
+def test_a_csv_column_named_twice_reads_the_first_as_indexed(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text("id,text,id\nD1,one,other\n", encoding="utf-8")
+    assert DocStore.open(path).text("D1") == "one"

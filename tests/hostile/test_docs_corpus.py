@@ -39,6 +39,7 @@ PIECES = [
     b"\x1b[2J",
     b"NaN",
     b"1e999",
+    b"9" * 5000,  # past Python's limit on an integer's digits
     b"x" * 140_000,
 ]
 hostile = st.lists(st.sampled_from(PIECES) | st.binary(max_size=24), max_size=12).map(b"".join)

@@ -35,6 +35,7 @@ from typing import Any
 
 import msgspec
 
+from ..common.jsonutil import decode
 from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
@@ -239,7 +240,7 @@ class DocStore:
     def _index_jsonl(self, handle: io.BufferedReader) -> None:
         fast = self.id_source == "id"
         decode_id = msgspec.json.Decoder(_IdOnly).decode
-        decode = msgspec.json.Decoder().decode
+        decode_any = msgspec.json.Decoder().decode
         offset = 0
         for number, raw in enumerate(handle, start=1):
             start, offset = offset, offset + len(raw)
@@ -250,7 +251,7 @@ class DocStore:
             if not body:
                 continue
             try:
-                doc_id = decode_id(body).id if fast else read_source(decode(body), self.id_source)
+                doc_id = decode_id(body).id if fast else read_source(decode_any(body), self.id_source)
             except (msgspec.DecodeError, msgspec.ValidationError):
                 self._warn(number, "skipped (not a JSON object)")
                 continue
@@ -302,7 +303,7 @@ class DocStore:
         file starts with `{`, and holds one document or a document followed by more)."""
         text = handle.read().decode("utf-8-sig")
         try:
-            data = json.loads(text)
+            data = decode(text)
         except json.JSONDecodeError as exc:
             if lines_too and exc.msg == "Extra data":
                 return False
@@ -310,6 +311,8 @@ class DocStore:
         except RecursionError:
             line = text.count("\n", 0, _deepest(text)) + 1
             raise DocsError(f"{self.path}, line {line}: nested too deeply to read") from None
+        except ValueError as exc:  # what the decoder itself refuses
+            raise DocsError(f"{self.path}: not JSON ({exc})") from None
         if isinstance(data, dict) and isinstance(data.get("documents"), list):
             data = data["documents"]
         elif lines_too and isinstance(data, dict):
@@ -373,9 +376,14 @@ class DocStore:
                 fields, more = next(rows, []), next(rows, None)
             except csv.Error:
                 return None
-            return None if more is not None else dict(zip(self._header, fields, strict=False))
+            if more is not None:
+                return None
+            obj: dict[str, Any] = {}
+            for column, cell in zip(self._header, fields, strict=False):
+                obj.setdefault(column, cell)  # a column named twice: the first, as indexed
+            return obj
         try:
-            obj = json.loads(text)
+            obj = decode(text)
         except RecursionError:
             return "nested too deeply to read"
         except ValueError:
@@ -473,7 +481,7 @@ def _parsed(line: bytes) -> tuple[Any, bool]:
     """(the line's JSON value or _NOTHING, whether it failed only by ending too soon)."""
     text = line.decode("utf-8-sig", "replace").strip()
     try:
-        return json.loads(text), False
+        return decode(text), False
     except json.JSONDecodeError as exc:
         return _NOTHING, exc.pos >= len(text)
     except (ValueError, RecursionError):
