@@ -15,9 +15,12 @@ A JSON Lines or CSV corpus is opened by indexing where each document starts in
 the file (its id and byte offset: the texts are not kept), and a text is read
 from the file when it is asked for, so a corpus of a million documents opens in
 bounded memory. A JSON file is one value and is read whole: use JSON Lines for
-big corpora. A document without a usable id is skipped with a warning naming its
-line; the rest still loads. Asking for an ID the corpus lacks says so
-(`DocText.text` is None and `reason` tells why).
+big corpora. A document without a usable id, or that cannot be read at all (not
+JSON, nested too deeply, not valid CSV, not UTF-8), is skipped with a warning naming
+its line; the rest still loads. Asking for an ID the corpus lacks says so
+(`DocText.text` is None and `reason` tells why), and so does a text read back that
+no longer carries the id it was indexed under (the file changed while open).
+Opening raises only DocsError; `lookup` never raises.
 """
 
 from __future__ import annotations
@@ -200,10 +203,11 @@ class DocStore:
 
     # -- indexing -----------------------------------------------------------
 
-    def _warn(self, line: int, message: str) -> None:
+    def _warn(self, line: int, message: str, unit: str = "line") -> None:
+        """A document skipped: `unit` `line` says where (a JSON corpus counts documents)."""
         self.skipped += 1
         if len(self.warnings) < MAX_WARNINGS:
-            self.warnings.append(f"{self.path}, line {line}: {message}")
+            self.warnings.append(f"{self.path}, {unit} {line}: {message}")
 
     def _add(self, doc_id: Any, start: int, end: int, line: int) -> None:
         if not isinstance(doc_id, str):
@@ -325,18 +329,14 @@ class DocStore:
         for position, obj in enumerate(data, start=1):
             doc_id = read_source(obj, self.id_source)
             if not isinstance(doc_id, str):
-                self._warn_document(position, "skipped (no string id)")
+                self._warn(position, "skipped (no string id)", "document")
             elif doc_id in self._texts:
-                self._warn_document(position, f"skipped (id {doc_id!r} already document {first_at[doc_id]})")
+                already = f"skipped (id {doc_id!r} already document {first_at[doc_id]})"
+                self._warn(position, already, "document")
             else:
                 self._texts[doc_id] = obj
                 first_at[doc_id] = position
         return True
-
-    def _warn_document(self, position: int, message: str) -> None:
-        self.skipped += 1
-        if len(self.warnings) < MAX_WARNINGS:
-            self.warnings.append(f"{self.path}, document {position}: {message}")
 
     # -- reading --------------------------------------------------------------
 
