@@ -21,11 +21,11 @@ from ....core.analysis.explain import invalid_reason
 from ....core.runs.corpus import DocStore
 from ....core.runs.stages import S_INVALID
 from ..stages import STAGE_STYLE_CLASSES
-from .detail_text import muted, value_text
+from .detail_text import multiline, muted, value_text
 from .document_panel import DocumentPanel, question_words
 from .id_lists import IdLists
 from .run_heading import error_fields, heading, valid_heading
-from .run_labels import TEXT_FIELDS, fields_content, labels_content
+from .run_labels import TEXT_FIELDS, fields_content, labels_content, notes_text
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
@@ -237,6 +237,19 @@ class RunDetail(VerticalScroll, can_focus=True):
         else:  # too many IDs to keep with it: the panel at its own height
             panel.styles.max_height = None
             self.call_after_refresh(self.scroll_to_widget, panel, animate=False, top=False)
+
+    def whole_text(self) -> tuple[str, str] | None:
+        """(title, text made safe) of what `t` reads whole: the highlighted document's
+        text, else the notes on the run shown; None when there is neither."""
+        found = self._documents.found
+        if self._documents.current is not None and found is not None and found.text is not None:
+            return f"Document {found.id}", multiline(found.text)
+        shown = self._shown
+        if shown is None or shown[1] is None or shown[2] is None:
+            return None
+        store, review, row = shown
+        notes = notes_text(review, row) if store.stage[row] != S_INVALID else ""
+        return (f"Notes on run {store.ids[row]}", notes) if notes else None
 
     def set_docs(self, docs: DocStore | None, status: str = "") -> None:
         """The corpus (`--docs`) once open, or why there is none yet; the panel shows it anew."""
