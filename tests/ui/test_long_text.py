@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import TextArea
-
 from ragdiag_tui.core.runs.corpus import DocsSource
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.widgets.detail import detail_text, document_panel
 
-from .helpers import loaded, wait_until
+from .helpers import loaded, screen_text, wait_until
 from .test_documents import lucky_run, write_docs, write_runs
 from .test_team import label_as
 
@@ -63,9 +61,10 @@ async def test_a_25000_line_document_is_cut_by_lines_and_t_reads_it_whole(tmp_pa
         assert panel.virtual_size.height < SHOWN
         await pilot.press("t")
         await wait_until(pilot, lambda: whole_text_open(app), "the whole text")
-        area = app.screen.query_one(TextArea)
-        assert area.read_only and area.document.line_count == DOC_LINES
-        assert area.document.get_line(DOC_LINES - 1) == f"clause {DOC_LINES}"
+        view = app.screen.query_one("#whole-text")
+        assert view.virtual_size.height == DOC_LINES
+        await pilot.press("end")
+        await wait_until(pilot, lambda: f"clause {DOC_LINES}" in screen_text(app), "the last line on screen")
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen, "back to the review")
 
@@ -106,7 +105,28 @@ async def test_a_merged_100000_line_note_is_cut_and_t_reads_it_whole(tmp_path: P
         assert f"remark {NOTE_LINES}" not in shown
         await pilot.press("t")
         await wait_until(pilot, lambda: whole_text_open(app), "the whole notes")
-        area = app.screen.query_one(TextArea)
-        assert area.document.get_line(0) == "ann:"
-        assert area.document.line_count == NOTE_LINES + 1
-        assert area.document.get_line(NOTE_LINES) == f"remark {NOTE_LINES}"
+        view = app.screen.query_one("#whole-text")
+        assert view.virtual_size.height == NOTE_LINES + 1
+        assert "ann:" in screen_text(app)
+        await pilot.press("end")
+        await wait_until(pilot, lambda: f"remark {NOTE_LINES}" in screen_text(app), "the last line on screen")
+
+
+async def test_t_reads_the_document_then_the_notes(tmp_path: Path) -> None:
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    label_as(runs, "ann", {0: True}, notes={0: "see \x1b[2J the cap"})
+    docs = write_docs(tmp_path / "docs.jsonl", {"doc-cap": long_text(DOC_LINES, "clause")})
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("full_stop")
+        panel = screen.query_one("#run-document-text")
+        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        await pilot.press("t")
+        await wait_until(pilot, lambda: whole_text_open(app), "the whole text")
+        assert "Document doc-cap  (1 of 2)" in screen_text(app)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: "Notes on run run-1  (2 of 2)" in screen_text(app), "the notes")
+        assert "see \\x1b[2J the cap" in screen_text(app)  # made safe
+        await pilot.press("t")  # after the last: back
+        await wait_until(pilot, lambda: app.screen is screen, "back to the review")

@@ -53,11 +53,11 @@ class Documents:
         """The whole text the detail cuts (`t`): the highlighted document, else the run's notes."""
         from ..whole_text import WholeText
 
-        whole = self.screen.detail.whole_text()
-        if whole is None:
+        texts = self.screen.detail.whole_texts()
+        if not texts:
             self.screen.tell("Nothing to read whole: highlight a document with . or add a note with c.")
             return
-        self.screen.app.push_screen(WholeText(*whole))
+        self.screen.app.push_screen(WholeText(texts))
 
     def _open(self, source: DocsSource) -> None:
         """Index the corpus, in a worker's thread; the result is shown on the main thread."""

@@ -94,7 +94,7 @@ DOCUMENT_BINDINGS: list[BindingType] = [
         "whole_text",
         "Whole text",
         show=False,
-        tooltip="Read the highlighted document's whole text, or the run's notes, in a scrolling view",
+        tooltip="Read the highlighted document's whole text, then the run's notes, in a scrolling view",
     ),
 ]
 """The documents' text (issue 11): from the run itself (RAGAS's contexts) or `--docs FILE`."""

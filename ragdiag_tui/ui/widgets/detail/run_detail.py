@@ -238,18 +238,20 @@ class RunDetail(VerticalScroll, can_focus=True):
             panel.styles.max_height = None
             self.call_after_refresh(self.scroll_to_widget, panel, animate=False, top=False)
 
-    def whole_text(self) -> tuple[str, str] | None:
-        """(title, text made safe) of what `t` reads whole: the highlighted document's
-        text, else the notes on the run shown; None when there is neither."""
+    def whole_texts(self) -> list[tuple[str, str]]:
+        """(title, text made safe) of what `t` reads whole: the highlighted document's text,
+        then the notes on the run shown; empty when there is neither."""
+        texts = []
         found = self._documents.found
         if self._documents.current is not None and found is not None and found.text is not None:
-            return f"Document {found.id}", multiline(found.text)
-        shown = self._shown
-        if shown is None or shown[1] is None or shown[2] is None:
-            return None
-        store, review, row = shown
-        notes = notes_text(review, row) if store.stage[row] != S_INVALID else ""
-        return (f"Notes on run {store.ids[row]}", notes) if notes else None
+            texts.append((f"Document {found.id}", multiline(found.text)))
+        if self._shown is not None:
+            store, review, row = self._shown
+            if review is not None and row is not None and store.stage[row] != S_INVALID:
+                notes = notes_text(review, row)
+                if notes:
+                    texts.append((f"Notes on run {store.ids[row]}", notes))
+        return texts
 
     def set_docs(self, docs: DocStore | None, status: str = "") -> None:
         """The corpus (`--docs`) once open, or why there is none yet; the panel shows it anew."""
