@@ -49,6 +49,16 @@ class Documents:
                 partial(self._open, source), name="open_docs", group="docs", exclusive=True, thread=True
             )
 
+    def read_whole(self) -> None:
+        """The whole text the detail cuts (`t`): the highlighted document, else the run's notes."""
+        from ..whole_text import WholeText
+
+        texts = self.screen.detail.whole_texts()
+        if not texts:
+            self.screen.tell("Nothing to read whole: highlight a document with . or add a note with c.")
+            return
+        self.screen.app.push_screen(WholeText(texts))
+
     def _open(self, source: DocsSource) -> None:
         """Index the corpus, in a worker's thread; the result is shown on the main thread."""
         try:

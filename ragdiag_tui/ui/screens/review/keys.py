@@ -76,18 +76,25 @@ DETAIL_BINDINGS: list[BindingType] = [
 DOCUMENT_BINDINGS: list[BindingType] = [
     Binding(
         "full_stop",
-        "next_document",
+        "move_document(1)",
         "Docs",
         key_display=".",
         tooltip="Highlight the run's next required or supplied document and read its text beside the IDs",
     ),
     Binding(
         "comma",
-        "previous_document",
+        "move_document(-1)",
         "Previous document",
         show=False,
         key_display=",",
         tooltip="Highlight the run's previous required or supplied document",
+    ),
+    Binding(
+        "t",
+        "whole_text",
+        "Whole text",
+        show=False,
+        tooltip="Read the highlighted document's whole text, then the run's notes, in a scrolling view",
     ),
 ]
 """The documents' text (issue 11): from the run itself (RAGAS's contexts) or `--docs FILE`."""

@@ -105,7 +105,7 @@ class ReviewScreen(Screen[None]):
         # still works, and the help screen lists it), and there is no room for `. Docs`.
         wide = event.size.width >= FOOTER_PALETTE_WIDTH
         self.query_one(KeyFooter).show_command_palette = wide
-        if show_in_footer(self._bindings.key_to_bindings, "next_document", wide):
+        if show_in_footer(self._bindings.key_to_bindings, "move_document(1)", wide):
             self.refresh_bindings()
 
     @property
@@ -303,11 +303,11 @@ class ReviewScreen(Screen[None]):
 
     # -- the documents' text (see documents.py) and the table's columns ---------------------
 
-    def action_next_document(self) -> None:
-        self.documents.move(1)
+    def action_move_document(self, step: int) -> None:
+        self.documents.move(step)
 
-    def action_previous_document(self) -> None:
-        self.documents.move(-1)
+    def action_whole_text(self) -> None:
+        self.documents.read_whole()
 
     def on_unmount(self) -> None:
         self.documents.close()

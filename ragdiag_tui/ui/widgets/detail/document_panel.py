@@ -16,7 +16,7 @@ from textual.content import Content, Span
 
 from ....core.common.text import visible
 from ....core.runs.corpus import DocStore, DocText, document_text, run_texts
-from .detail_text import MAX_ID, cut, detail_class, field_line, joined, multiline, muted
+from .detail_text import MAX_ID, cut, detail_class, field_line, joined, muted, shown_lines
 from .id_lists import shown_ids
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ STOP_WORDS = frozenset(_STOP_WORDS.split())
 """Words too common to mark in a document's text."""
 WORD = re.compile(r"[^\W\d_]{3,}")
 MAX_DOC = 50_000  # characters of one document's text shown before cutting
+MAX_DOC_LINES = 50  # and its lines (the panel shows 20): `t` reads the whole text, drawn as it scrolls
 DOC_KINDS = {  # how an ID stands, by its column and its mark's word
     "missing": "required · missing (not supplied)",
     "present": "required · supplied",
@@ -86,7 +87,8 @@ def document_content(found: DocText, kind: str, at: int, count: int, question: f
         parts.append(field_line("Text", muted(visible(found.reason) or "none")))
         return joined(parts)
     parts.append(Content("\n"))
-    parts.append(marked(multiline(cut(found.text, MAX_DOC)), question, _c("word")))
+    shown = shown_lines(found.text, MAX_DOC_LINES, MAX_DOC, "t shows the whole document")
+    parts.append(marked("\n".join(shown), question, _c("word")))
     return joined(parts)
 
 
@@ -108,6 +110,11 @@ class DocumentPanel:
         self._of: tuple[RunStore, int] | None = None  # the run they are of
         self._carried: tuple[RunStore, int, dict[str, str]] | None = None
         self._shown: tuple[object, ...] | None = None  # what the panel shows, scrolled once
+        # What was painted last: a label change shows the run again, and a document of
+        # 25,000 lines must not be looked up and drawn again for it.
+        self._painted: tuple[object, ...] | None = None
+        self.found: DocText | None = None
+        """The highlighted document's text as last shown (`t` shows it whole)."""
 
     @property
     def current(self) -> tuple[str, str] | None:
@@ -126,6 +133,7 @@ class DocumentPanel:
         keep = self._of is not None and self._of[0] is store and self._of[1] == row
         self._of = (store, row)
         self._carried = None
+        self._painted = None
         if self._at is not None:
             at = self._at if keep else 0
             self._at = min(at, len(self._documents) - 1) if self._documents else None
@@ -134,6 +142,8 @@ class DocumentPanel:
         """No documents: the run shown has no ID lists."""
         self._documents = []
         self._carried = None
+        self._painted = None
+        self.found = None
         self.panel.display = False
 
     def move(self, step: int) -> bool:
@@ -159,8 +169,12 @@ class DocumentPanel:
         self.panel.display = current is not None
         if current is None or run is None:
             return
+        painted = (*run, self._at, self.docs, self.docs_status, self.question)
+        if painted == self._painted:
+            return
+        self._painted = painted
         doc_id, kind = current
-        found = document_text(doc_id, self._run_texts(*run), self.docs)
+        found = self.found = document_text(doc_id, self._run_texts(*run), self.docs)
         if found.text is None and self.docs is None and self.docs_status:
             found = DocText(doc_id, None, "", self.docs_status)
         assert self._at is not None

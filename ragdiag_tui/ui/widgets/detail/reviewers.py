@@ -19,7 +19,7 @@ from textual.content import Content
 
 from ....core.common.text import visible
 from ..stages import CONFLICT_MARK, label_word
-from .detail_text import detail_class
+from .detail_text import MAX_NOTE_LINES, detail_class, shown_lines
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
@@ -48,7 +48,8 @@ def _name(name: str, width: int) -> str:
 
 
 def _lines(text: str) -> list[str]:
-    return [visible(line) for line in text.splitlines()] or [""]
+    """A note's lines as shown: a long one cut (`t` shows it whole)."""
+    return shown_lines(text, MAX_NOTE_LINES)
 
 
 def team_label(review: Review, row: int) -> Content:

@@ -21,11 +21,11 @@ from ....core.analysis.explain import invalid_reason
 from ....core.runs.corpus import DocStore
 from ....core.runs.stages import S_INVALID
 from ..stages import STAGE_STYLE_CLASSES
-from .detail_text import muted, value_text
+from .detail_text import multiline, muted, value_text
 from .document_panel import DocumentPanel, question_words
 from .id_lists import IdLists
 from .run_heading import error_fields, heading, valid_heading
-from .run_labels import TEXT_FIELDS, fields_content, labels_content
+from .run_labels import TEXT_FIELDS, fields_content, labels_content, notes_text
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
@@ -237,6 +237,21 @@ class RunDetail(VerticalScroll, can_focus=True):
         else:  # too many IDs to keep with it: the panel at its own height
             panel.styles.max_height = None
             self.call_after_refresh(self.scroll_to_widget, panel, animate=False, top=False)
+
+    def whole_texts(self) -> list[tuple[str, str]]:
+        """(title, text made safe) of what `t` reads whole: the highlighted document's text,
+        then the notes on the run shown; empty when there is neither."""
+        texts = []
+        found = self._documents.found
+        if self._documents.current is not None and found is not None and found.text is not None:
+            texts.append((f"Document {found.id}", multiline(found.text)))
+        if self._shown is not None:
+            store, review, row = self._shown
+            if review is not None and row is not None and store.stage[row] != S_INVALID:
+                notes = notes_text(review, row)
+                if notes:
+                    texts.append((f"Notes on run {store.ids[row]}", notes))
+        return texts
 
     def set_docs(self, docs: DocStore | None, status: str = "") -> None:
         """The corpus (`--docs`) once open, or why there is none yet; the panel shows it anew."""

@@ -12,7 +12,17 @@ from ....core.analysis.explain import ABSENT, describe_label
 from ....core.common.text import visible
 from ....core.runs.metrics import id_metrics
 from ..stages import label_word
-from .detail_text import detail_class, field_block, field_line, joined, multiline, muted, value_text
+from .detail_text import (
+    MAX_NOTE_LINES,
+    detail_class,
+    field_block,
+    field_line,
+    joined,
+    multiline,
+    muted,
+    shown_lines,
+    value_text,
+)
 from .field_tree import field_tree, is_nested
 from .reviewers import reviewers_block, team_label
 
@@ -89,8 +99,22 @@ def in_force_line(review: Review, row: int) -> Content:
 def note_line(name: str, note: str | None) -> Content:
     """A reviewer's note, or how to add one."""
     if note:
-        return field_block(name, multiline(note))
+        return field_block(name, "\n".join(shown_lines(note, MAX_NOTE_LINES)))
     return field_line(name, muted("none  (c to add one)"))
+
+
+def notes_text(review: Review, row: int) -> str:
+    """Every note on run `row`, whole, each under its reviewer's name (`t` shows it); ""
+    when there is none. Made safe line by line; in blind mode only this reviewer's."""
+    if not review.revealed(row):
+        mine = review.state(row)
+        notes = [(review.reviewer, mine.note if mine is not None else "")]
+    else:
+        notes = [(name, state.note) for name, state in review.reviewers(row).items()]
+    adjudication = review.adjudication(row)
+    if adjudication is not None and review.revealed(row):
+        notes.append((f"{adjudication.reviewer} (adjudication)", adjudication.note))
+    return "\n\n".join(f"{visible(name)}:\n{multiline(note)}" for name, note in notes if note)
 
 
 def blind_labels(review: Review, row: int) -> Content:

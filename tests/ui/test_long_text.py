@@ -1,0 +1,132 @@
+"""Long text in the detail (issue 22, items 6 and 7): a document of 25,000 lines and a note
+of 100,000 are shown cut by lines, with how much is shown, and `t` reads either whole in a
+view that draws only what is on screen; a label does not look the document up again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragdiag_tui.core.runs.corpus import DocsSource
+from ragdiag_tui.ui.app import create_app
+from ragdiag_tui.ui.widgets.detail import detail_text, document_panel
+
+from .helpers import loaded, screen_text, wait_until
+from .test_documents import lucky_run, write_docs, write_runs
+from .test_team import label_as
+
+DOC_LINES = 25_000
+NOTE_LINES = 100_000
+SHOWN = 100  # the most lines a long text may take in the pane (its cut, and a few of the panel's own)
+
+
+def whole_text_open(app) -> bool:  # type: ignore[no-untyped-def]
+    return type(app.screen).__name__ == "WholeText"
+
+
+def long_text(count: int, word: str) -> str:
+    return "\n".join(f"{word} {n}" for n in range(1, count + 1))
+
+
+def test_lines_are_counted_and_cut_as_splitlines_splits_them() -> None:
+    line_count, head_lines = detail_text.line_count, detail_text.head_lines  # type: ignore[attr-defined]
+    for text in ["", "a", "a\n", "a\nb", "\n", "a\r\nb\rc\x85d\u2028", "a\n\nb\n\n"]:
+        assert line_count(text) == len(text.splitlines())
+        for limit in range(1, 6):
+            head = head_lines(text, limit)
+            lines = text.splitlines()
+            if len(lines) <= limit:
+                assert head is None
+            else:
+                assert head is not None and (head + "\n").splitlines() == lines[:limit]
+    shown_lines = detail_text.shown_lines  # type: ignore[attr-defined]
+    shown = shown_lines(long_text(NOTE_LINES, "line"), 20)
+    assert len(shown) == 21 and shown[-1] == f"… (20 of {NOTE_LINES} lines shown · t shows it whole)"
+    assert shown_lines("a\x1b[2Jb", 5) == ["a\\x1b[2Jb"]  # still made safe
+    assert shown_lines("x" * 10 + "\ny", 5, chars=4)[-1] == "… (4 of 12 characters shown · t shows it whole)"
+
+
+async def test_a_25000_line_document_is_cut_by_lines_and_t_reads_it_whole(tmp_path: Path) -> None:
+    text = long_text(DOC_LINES, "clause")
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    docs = write_docs(tmp_path / "docs.jsonl", {"doc-cap": text, "doc-carry": "short", "doc-other": "x"})
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("full_stop")
+        panel = screen.query_one("#run-document-text")
+        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        shown = str(panel.visual)
+        assert f" of {DOC_LINES} lines shown · t shows the whole document)" in shown
+        assert shown.count("\n") < SHOWN
+        assert panel.virtual_size.height < SHOWN
+        await pilot.press("t")
+        await wait_until(pilot, lambda: whole_text_open(app), "the whole text")
+        view = app.screen.query_one("#whole-text")
+        assert view.virtual_size.height == DOC_LINES
+        await pilot.press("end")
+        await wait_until(pilot, lambda: f"clause {DOC_LINES}" in screen_text(app), "the last line on screen")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen, "back to the review")
+
+
+async def test_a_label_beside_a_long_document_does_not_look_it_up_again(tmp_path: Path, monkeypatch) -> None:
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    docs = write_docs(tmp_path / "docs.jsonl", {"doc-cap": long_text(DOC_LINES, "clause")})
+    looked_up = []
+    real = document_panel.document_text
+    monkeypatch.setattr(
+        document_panel, "document_text", lambda *args: looked_up.append(args[0]) or real(*args)
+    )
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("full_stop")
+        panel = screen.query_one("#run-document-text")
+        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        before = len(looked_up)
+        await pilot.press("y", "n", "y")
+        await wait_until(pilot, lambda: screen.review.label(0) is True, "the labels")  # type: ignore[union-attr]
+        assert len(looked_up) == before
+        await pilot.press("full_stop")  # another document is looked up
+        await wait_until(pilot, lambda: len(looked_up) == before + 1, "the next document")
+
+
+async def test_a_merged_100000_line_note_is_cut_and_t_reads_it_whole(tmp_path: Path) -> None:
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    label_as(runs, "ann", {0: True}, notes={0: long_text(NOTE_LINES, "remark")})
+    app = create_app(runs, reviewer="tester")
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        labels = screen.query_one("#run-labels")
+        shown = str(labels.visual)
+        # ann's note in the reviewers' block and as the run's note: each cut.
+        assert shown.count(f" of {NOTE_LINES} lines shown · t shows it whole)") == 2
+        assert shown.count("\n") < SHOWN
+        assert f"remark {NOTE_LINES}" not in shown
+        await pilot.press("t")
+        await wait_until(pilot, lambda: whole_text_open(app), "the whole notes")
+        view = app.screen.query_one("#whole-text")
+        assert view.virtual_size.height == NOTE_LINES + 1
+        assert "ann:" in screen_text(app)
+        await pilot.press("end")
+        await wait_until(pilot, lambda: f"remark {NOTE_LINES}" in screen_text(app), "the last line on screen")
+
+
+async def test_t_reads_the_document_then_the_notes(tmp_path: Path) -> None:
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    label_as(runs, "ann", {0: True}, notes={0: "see \x1b[2J the cap"})
+    docs = write_docs(tmp_path / "docs.jsonl", {"doc-cap": long_text(DOC_LINES, "clause")})
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("full_stop")
+        panel = screen.query_one("#run-document-text")
+        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        await pilot.press("t")
+        await wait_until(pilot, lambda: whole_text_open(app), "the whole text")
+        assert "Document doc-cap  (1 of 2)" in screen_text(app)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: "Notes on run run-1  (2 of 2)" in screen_text(app), "the notes")
+        assert "see \\x1b[2J the cap" in screen_text(app)  # made safe
+        await pilot.press("t")  # after the last: back
+        await wait_until(pilot, lambda: app.screen is screen, "back to the review")
