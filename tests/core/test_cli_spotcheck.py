@@ -386,6 +386,17 @@ def test_stats_with_a_bad_tag_file_names_it(
     assert "team.toml, tag 1 ('a'): name must be a non-empty string" in err
 
 
+@pytest.mark.parametrize("command", ["stats", "review"])
+def test_a_tag_file_nested_a_thousand_deep_is_refused_naming_it(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns, tmp_path: Path, command: str
+) -> None:
+    tags = tmp_path / "deep.toml"
+    tags.write_text("x = " + "[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, command, lucky_file(write_runs), "--tags", tags)
+    assert (code, out) == (2, "")
+    assert "deep.toml: not a usable TOML file (nested too deeply)" in err
+
+
 # -- review: --tags and --docs ---------------------------------------------------------------
 
 
