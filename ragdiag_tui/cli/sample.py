@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
@@ -39,12 +40,15 @@ def _sample_size(text: str) -> int | str:
 
 
 def _margin(text: str) -> float:
+    from ..core.analysis.estimate import margin_problem
+
     try:
         margin = float(text)
     except ValueError:
-        margin = 0.0
-    if not 0 < margin < 1:
-        raise argparse.ArgumentTypeError(f"'{text}': give a proportion between 0 and 1, as in 0.05")
+        margin = math.nan
+    problem = margin_problem(margin)
+    if problem:
+        raise argparse.ArgumentTypeError(f"'{text}': {problem}")
     return margin
 
 
@@ -82,7 +86,7 @@ def add_sample(command: AddCommand) -> None:
         "--margin",
         type=_margin,
         metavar="M",
-        help="with -n auto: the interval's half-width to plan for (default 0.05)",
+        help="with -n auto: the interval's half-width to plan for, 0.001 to 0.5 (default 0.05)",
     )
     sample.add_argument("--seed", required=True, type=int, metavar="S", help="the random seed (an integer)")
     _add_record_options(sample)

@@ -225,7 +225,14 @@ def test_lucky_means_lucky_in_the_file(capsys: pytest.CaptureFixture[str], write
         (("--view", "lucky", "-n", "five", "--seed", "1"), "give a whole number"),
         (("--view", "lucky", "-n", "5", "--seed", "x"), "invalid int"),
         (("--view", "lucky", "-n", "5"), "required: --seed"),
-        (("--view", "lucky", "-n", "auto", "--margin", "2", "--seed", "1"), "between 0 and 1"),
+        (("--view", "lucky", "-n", "auto", "--margin", "2", "--seed", "1"), "a proportion from 0.001 to 0.5"),
+        # 1e-170 squared is 0.0: a ZeroDivisionError, not a usage error
+        (("--view", "lucky", "-n", "auto", "--margin", "1e-170", "--seed", "1"), "'1e-170': the margin is a"),
+        (
+            ("--view", "lucky", "-n", "auto", "--margin", "0.9", "--seed", "1"),
+            "from 0.001 to 0.5, such as 0.05",
+        ),
+        (("--view", "lucky", "-n", "auto", "--margin", "nan", "--seed", "1"), "'nan': the margin is a"),
     ],
 )
 def test_bad_sample_arguments_exit_2(
@@ -384,6 +391,17 @@ def test_stats_with_a_bad_tag_file_names_it(
     code, out, err = run_cli(capsys, "stats", lucky_file(write_runs), "--tags", tags)
     assert (code, out) == (2, "")
     assert "team.toml, tag 1 ('a'): name must be a non-empty string" in err
+
+
+@pytest.mark.parametrize("command", ["stats", "review"])
+def test_a_tag_file_nested_a_thousand_deep_is_refused_naming_it(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns, tmp_path: Path, command: str
+) -> None:
+    tags = tmp_path / "deep.toml"
+    tags.write_text("x = " + "[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, command, lucky_file(write_runs), "--tags", tags)
+    assert (code, out) == (2, "")
+    assert "deep.toml: not a usable TOML file (nested too deeply)" in err
 
 
 # -- review: --tags and --docs ---------------------------------------------------------------

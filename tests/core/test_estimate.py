@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
-from ragdiag_tui.core.analysis.estimate import Interval, auto_size, effective_size, interval_json, wilson
+from ragdiag_tui.core.analysis.estimate import (
+    Interval,
+    auto_size,
+    effective_size,
+    interval_json,
+    margin_problem,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (0, 10), (1, 10), (12, 50), (50, 50), (7, 190), (333, 1000)])
@@ -99,6 +106,19 @@ def test_auto_size_bounds_the_worst_case_interval_to_the_margin() -> None:
 def test_a_margin_outside_zero_and_one_is_refused(margin: float) -> None:
     with pytest.raises(ValueError, match="margin"):
         auto_size(100, margin)
+
+
+@pytest.mark.parametrize("margin", [1e-170, 1e-9, 0.0009, 0.51, 0.99, math.nan, math.inf])
+def test_a_margin_outside_the_sane_range_is_refused_not_divided_by(margin: float) -> None:
+    # 1e-170 squared is 0.0: a ZeroDivisionError ended `sample -n auto` and the D dialog.
+    with pytest.raises(ValueError, match=r"the margin is a proportion from 0\.001 to 0\.5"):
+        auto_size(100, margin)
+
+
+def test_the_ends_of_the_margin_range_size_a_sample() -> None:
+    assert auto_size(10**12, 0.001) == 960_400  # n0 = 1.96^2 * 0.25 / 0.001^2, nearly uncorrected
+    assert auto_size(10**9, 0.5) == 4  # n0 = 1.96^2 * 0.25 / 0.5^2 = 3.84
+    assert margin_problem(0.001) is None and margin_problem(0.5) is None
 
 
 @settings(max_examples=300, deadline=None)

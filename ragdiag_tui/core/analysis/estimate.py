@@ -17,6 +17,10 @@ interval.
 at most +-margin in the worst case (p = 0.5), with the same correction:
 
     n0 = 1.96^2 * 0.25 / margin^2,   n = ceil(n0 / (1 + (n0 - 1) / N))
+
+The margin is a proportion from MIN_MARGIN (+-0.1%: n0 near a million, more than any
+file holds) to MAX_MARGIN (+-50%: four runs); outside that it is refused, not computed
+(1e-170 squared is 0, and a division by it ended the program).
 """
 
 from __future__ import annotations
@@ -30,6 +34,16 @@ Z95 = 1.959963984540054
 
 Z_SAMPLE_SIZE = 1.96
 """The sample-size formula's quantile, rounded as the textbook formula (and the issue) writes it."""
+
+MIN_MARGIN = 0.001
+MAX_MARGIN = 0.5
+
+
+def margin_problem(margin: float) -> str | None:
+    """Why `margin` cannot size a sample, as a sentence; None when it can."""
+    if not MIN_MARGIN <= margin <= MAX_MARGIN:  # NaN too
+        return f"the margin is a proportion from {MIN_MARGIN} to {MAX_MARGIN}, such as 0.05 (±5%)"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +109,9 @@ def auto_size(population: int, margin: float = 0.05) -> int:
     """How many runs to draw from `population` so that a proportion's 95% interval is
     at most +-`margin` in the worst case (finite-population corrected); never more
     than the population."""
-    if not 0 < margin < 1:
-        raise ValueError(f"the margin must be between 0 and 1 (exclusive), got {margin}")
+    problem = margin_problem(margin)
+    if problem:
+        raise ValueError(f"{problem}, got {margin}")
     if population <= 0:
         return 0
     n0 = Z_SAMPLE_SIZE**2 * 0.25 / margin**2

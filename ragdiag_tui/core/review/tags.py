@@ -21,6 +21,7 @@ import tomllib
 from dataclasses import dataclass
 
 MAX_TAGS = 9
+MAX_BYTES = 1 << 20  # nine tags fit in far less; a bigger file is not a tag file
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
@@ -78,13 +79,12 @@ def load_tags(path: str | os.PathLike[str]) -> tuple[Tag, ...]:
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
-            data = tomllib.load(handle)
+            raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise TagsError(f"{name}: cannot read the tag file ({exc.strerror or exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TagsError(f"{name}: not a TOML file ({exc})") from None
-    except UnicodeDecodeError:
-        raise TagsError(f"{name}: not a TOML file (not UTF-8)") from None
+    if len(raw) > MAX_BYTES:
+        raise TagsError(f"{name}: over {MAX_BYTES // 1024} KiB, too big for at most {MAX_TAGS} tags")
+    data = _decode(name, raw)
     entries = data.get("tag")
     unknown = sorted(set(data) - {"tag"})
     if unknown:
@@ -120,6 +120,24 @@ def load_tags(path: str | os.PathLike[str]) -> tuple[Tag, ...]:
             raise TagsError(f"{where}: description must be a string")
         tags.append(Tag(key, label.strip(), description.strip(), number))
     return tuple(tags)
+
+
+def _decode(name: str, raw: bytes) -> dict[str, object]:
+    """The TOML document of `raw` (a UTF-8 BOM, as some editors save, is allowed).
+
+    Any failure of the decoder becomes a TagsError naming the file: a hostile file
+    (nested a thousand deep: RecursionError; huge: MemoryError) must not end the program.
+    """
+    try:
+        return tomllib.loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+    except UnicodeDecodeError:
+        raise TagsError(f"{name}: not a TOML file (not UTF-8)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TagsError(f"{name}: not a TOML file ({exc})") from None
+    except RecursionError:
+        raise TagsError(f"{name}: not a usable TOML file (nested too deeply)") from None
+    except Exception as exc:  # MemoryError and any other failure of the decoder: the file is at fault
+        raise TagsError(f"{name}: not a usable TOML file ({type(exc).__name__})") from None
 
 
 def tag_by_number(tags: tuple[Tag, ...], number: int) -> Tag | None:

@@ -256,8 +256,8 @@ class DocStore:
                 continue
             try:
                 doc_id = decode_id(body).id if fast else read_source(decode_any(body), self.id_source)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                self._warn(number, "skipped (not a JSON object)")
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                self._warn(number, f"skipped ({why_not_a_document(body, exc)})")
                 continue
             except RecursionError:
                 self._warn(number, "skipped (nested too deeply to read)")
@@ -546,3 +546,30 @@ def document_text(doc_id: str, carried: Mapping[str, str], docs: DocStore | None
     if docs is not None:
         return docs.lookup(doc_id)
     return DocText(doc_id, None, "", "no text: the run carries none and no --docs file is open")
+
+
+_HIGH, _LOW = rb"\\u[dD][89abAB][0-9a-fA-F]{2}", rb"\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_LONE_SURROGATE = re.compile(rb"%s(?!%s)|(?<!%s)%s" % (_HIGH, _LOW, _HIGH, _LOW))
+
+
+def why_not_a_document(body: bytes, exc: Exception) -> str:
+    """Why a JSON Lines line that msgspec refused is no document, as the standard decoder sees
+    it: not UTF-8, not JSON (and where), nested too deeply, not an object, or holding a lone
+    surrogate escape (legal JSON that msgspec refuses), rather than "not a JSON object" for all."""
+    try:
+        obj = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "not UTF-8"
+    except json.JSONDecodeError as error:
+        return f"not JSON: {error.msg}, column {error.colno}"
+    except RecursionError:
+        return "nested too deeply to read"
+    except ValueError as error:  # an integer of too many digits
+        return f"not JSON that can be read ({error})"
+    if not isinstance(obj, dict):
+        kind = json_type_name(obj)
+        return f"not a JSON object but {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+    lone = _LONE_SURROGATE.search(body)
+    if lone:
+        return f"a lone surrogate escape ({lone.group().decode()}), which no UTF-8 text can hold"
+    return f"not standard JSON ({exc})"

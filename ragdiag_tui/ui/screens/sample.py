@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from ...core.analysis.estimate import margin_problem
 from ...core.analysis.sampling import NOUNS, Sample, SampleError, default_name, draw_sample, population
 from ...core.common.text import visible
 from ...core.review.state import Review
@@ -106,8 +107,9 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         except ValueError:
             self._refuse("Size is a whole number or auto, margin a number such as 0.05, seed a whole number.")
             return
-        if not 0 < margin < 1:
-            self._refuse("The margin is a proportion between 0 and 1, such as 0.05.")
+        problem = margin_problem(margin)
+        if problem:
+            self._refuse(f"{problem[0].upper()}{problem[1:]}.")
             return
         try:
             sample = draw_sample(self.store, self.review, self.view, size, seed, self.filter_text, margin)

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 
 from ....core.analysis.baseline import BASELINE_VIEWS
 from ....core.analysis.filtering import VIEWS
+from ....core.common.text import visible
 from ...widgets.table.run_table import RunTable
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ def key_help(app: App[object]) -> Iterator[tuple[str, str, str]]:
             yield section, keys, binding.tooltip or binding.description
         if section == TAGS_SECTION:
             for tag in getattr(app, "reason_tags", ()):
-                yield section, str(tag.number), tag.name
+                yield section, str(tag.number), visible(tag.name)  # from the --tags file
     yield HELP_SECTION, "tab", "Move focus between the table, detail and filter"
     yield HELP_SECTION, app.get_key_display(Binding("ctrl+p", "")), "Command palette: every action by name"
 

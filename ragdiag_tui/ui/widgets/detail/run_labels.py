@@ -138,7 +138,7 @@ def tags_content(keys: tuple[str, ...], reason_tags: Iterable[Tag]) -> Content:
     names = []
     for key in keys:
         tag = by_key.get(key)
-        names.append(f"{tag.number} {tag.name}" if tag else visible(key))
+        names.append(f"{tag.number} {visible(tag.name)}" if tag else visible(key))
     return Content.assemble((", ".join(names), _c("reviewer")))
 
 
