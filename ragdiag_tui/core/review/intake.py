@@ -116,11 +116,12 @@ class RecordIntake:
             self.apply(record)
 
     def spot_check_progress(self, name: str) -> SpotCheckProgress:
-        """How far a spot-check's runs that are in the file are reviewed (`SpotCheckProgress`)."""
+        """How far a spot-check's runs that are in the file are reviewed (`SpotCheckProgress`),
+        each run once however often the record repeats its id."""
         row_of = self.store.row_of
         team = self.team
         reviewed = held = conflicts = 0
-        for run_id in self.spot_checks[name].ids:
+        for run_id in self.spot_checks[name].runs:
             row = row_of.get(run_id)
             if row is None or not team.is_reviewed(row):
                 continue

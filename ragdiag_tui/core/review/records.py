@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..common.jsonutil import decode_standard, line_bytes
+from ..common.text import plural
 
 FORMAT_VERSION = 1
 
@@ -152,6 +153,8 @@ class SpotCheck:
 
     `population` is how many runs the view held when drawn, `size` how many were
     asked for, `ids` the run ids drawn, in sample order. The latest record of a name wins.
+    A sample is a set: an id repeated (a hand-edited or merged record) is one run
+    (`runs`), and `doubts` says so, as it does a `size` its ids disagree with.
     """
 
     name: str
@@ -165,6 +168,23 @@ class SpotCheck:
     at: str
     line: int = 0
     kind: str = field(default=SPOT_CHECK, init=False)
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The ids drawn, each once, in sample order: what every count of the sample counts."""
+        return tuple(dict.fromkeys(self.ids))
+
+    def doubts(self) -> list[str]:
+        """What the record itself gets wrong: repeated ids, a size its distinct ids disagree with."""
+        runs = len(self.runs)
+        repeated = len(self.ids) - runs
+        out = []
+        if repeated:
+            out.append(f"{repeated} repeated {plural(repeated, 'id', 'ids')} counted once")
+        if self.size != runs:
+            named = f"{runs} distinct {plural(runs, 'run', 'runs')}"
+            out.append(f"its size says {self.size} but it names {named}")
+        return out
 
     def key(self) -> tuple[Any, ...]:
         """What makes two records the same record (the line they were read from aside)."""
