@@ -176,3 +176,41 @@ def test_diagnose_help_says_it_is_the_pure_rule(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         main(["diagnose", "--help"])
     assert "review journal is not applied" in capsys.readouterr().out
+
+
+# -- last writer by time (issue 22, item 9) -----------------------------------------------------
+
+
+def _journal_line(run: str, label: bool, note: str, reviewer: str, at: str, run_digest: str = "") -> str:
+    record = {"v": 1, "run": run, "label": label, "note": note, "tags": [], "reviewer": reviewer, "at": at}
+    return json.dumps({**record, "digest": run_digest}) + "\n"
+
+
+def test_merging_an_older_journal_of_the_same_reviewer_puts_nothing_older_back_in_force(
+    mine: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One person on two machines: the older verdict, merged after the newer one, stays out of force."""
+    here = open_review(mine, reviewer="root")
+    here.set_label(0, False)
+    here.set_note(0, "newer")
+    here.journal.close()  # type: ignore[union-attr]
+    old = mine.parent / "old.review.jsonl"
+    old.write_text(
+        _journal_line("a", True, "older", "root", "2020-01-01T00:00:00Z")
+        + _journal_line("b", False, "only there", "root", "2020-01-01T00:00:00Z"),
+        encoding="utf-8",
+    )
+    assert main(["merge", str(mine), str(old)]) == 0
+    err = capsys.readouterr().err
+    assert "2 entries added" in err
+    assert "1 record older than what its reviewer already had" in err
+    review = open_review(mine, writable=False)
+    assert review.reviewers(0)["root"].label is False and review.reviewers(0)["root"].note == "newer"
+    assert review.label(0) is False
+    assert review.label(1) is False  # a record with nothing newer is in force as before
+
+
+def test_merge_summary_counts_older_records() -> None:
+    assert "1 record older than what its reviewer already had" in MergeResult(older=1).summary("x")
+    assert "2 records older than what their reviewer already had" in MergeResult(older=2).summary("x")
+    assert "older" not in MergeResult().summary("x")

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +59,12 @@ def test_a_label_record_carries_label_note_tags_reviewer_time_and_digest(run_fil
 
 
 def test_every_record_kind_reads_back_as_written() -> None:
+    T = "2026-11-30T15:00:00.000000Z"  # `at` must be a timestamp with a zone (issue 22)
     records = [
-        Entry("r", True, "n", "alice", "t", "d", tags=("a", "b")),
-        Entry("r", False, "why", "carol", "t", "d", kind="adjudication"),
-        Entry("r", None, "", "bob", "t", "d", kind="dismiss"),
-        SpotCheck("lucky-50", "lucky", "gpt", 7, 373, 50, ("r1", "r2"), "alice", "t"),
+        Entry("r", True, "n", "alice", T, "d", tags=("a", "b")),
+        Entry("r", False, "why", "carol", T, "d", kind="adjudication"),
+        Entry("r", None, "", "bob", T, "d", kind="dismiss"),
+        SpotCheck("lucky-50", "lucky", "gpt", 7, 373, 50, ("r1", "r2"), "alice", T),
     ]
     for record in records:
         assert parse_record(record.to_json().decode()).key() == record.key()
@@ -238,7 +240,9 @@ def test_apply_stale_option_applies_them_for_a_read_only_use(run_file: Path, wri
 
 def test_spot_check_is_journaled_and_its_progress_counts_held_and_overturned(run_file: Path) -> None:
     review = as_reviewer(run_file, "alice")
-    review.add_spot_check(SpotCheck("s1", "all", "", 3, 4, 3, ("gap", "gen", "pass"), "alice", "t"))
+    review.add_spot_check(
+        SpotCheck("s1", "all", "", 3, 4, 3, ("gap", "gen", "pass"), "alice", "2026-11-30T15:00:00Z")
+    )
     review.set_label(GAP, False)  # held
     review.set_label(PASS, False)  # overturned
     assert review.spot_check_progress("s1") == (2, 1, 1, 0)
@@ -268,7 +272,7 @@ def test_poll_returns_what_another_writer_appended_and_not_our_own(run_file: Pat
 def test_poll_waits_for_a_line_to_be_complete(run_file: Path) -> None:
     log = open_log(run_file)
     log.read()
-    record = Entry("gen", True, "", "alice", "t").to_json()
+    record = Entry("gen", True, "", "alice", "2026-11-30T15:00:00Z").to_json()
     with open(journal_path(run_file), "ab") as handle:
         handle.write(record[:10])
         handle.flush()
@@ -382,7 +386,8 @@ def test_poll_sees_records_another_process_appended(run_file: Path) -> None:
     writer = (
         "import sys; from ragdiag_tui.core.review.journal import Journal; "
         "from ragdiag_tui.core.review.records import Entry; "
-        "Journal(sys.argv[1]).append(Entry('pass', False, 'from elsewhere', 'bob', 't', sys.argv[2]))"
+        "at = '2026-11-30T15:00:00Z'; "
+        "Journal(sys.argv[1]).append(Entry('pass', False, 'from elsewhere', 'bob', at, sys.argv[2]))"
     )
     subprocess.run(
         [sys.executable, "-c", writer, journal_path(run_file), review.digest_of(PASS)], check=True, timeout=60
@@ -400,7 +405,15 @@ def test_polling_a_replaced_journal_keeps_this_reviewers_state_and_rewrites_it(r
     alice.set_label(0, False)
     journal = Path(f"{run_file}.review.jsonl")
     edited = journal.read_text("utf-8").replace('"label": false', '"label": true')
-    bob = json.dumps({"v": 1, "run": lines(run_file)[0]["run"], "label": False, "reviewer": "bob", "at": "x"})
+    bob = json.dumps(
+        {
+            "v": 1,
+            "run": lines(run_file)[0]["run"],
+            "label": False,
+            "reviewer": "bob",
+            "at": "2026-11-30T15:00:00Z",
+        }
+    )
     replacement = journal.with_name("sed.tmp")
     replacement.write_text(edited + bob + "\n", encoding="utf-8")
     os.replace(replacement, journal)
@@ -413,3 +426,80 @@ def test_polling_a_replaced_journal_keeps_this_reviewers_state_and_rewrites_it(r
     assert any("replaced" in notice for notice in alice.take_notices())
     again = as_reviewer(run_file, "carol")
     assert again.reviewers(0)["alice"].label is False  # the file says so again
+
+
+# -- last writer by time (issue 22, item 9) -----------------------------------------------------
+
+
+def _record(run: str, label: bool, reviewer: str, at: str, run_digest: str = "", kind: str = "") -> str:
+    data = {
+        "v": 1,
+        "run": run,
+        "label": label,
+        "note": at,
+        "reviewer": reviewer,
+        "at": at,
+        "digest": run_digest,
+    }
+    return json.dumps({**data, "kind": kind} if kind else data) + "\n"
+
+
+def test_the_latest_record_by_time_is_in_force_wherever_it_sits_in_the_journal(run_file: Path) -> None:
+    Path(journal_path(run_file)).write_text(
+        _record("gen", True, "alice", "2026-11-30T16:00:00+01:00")  # 15:00 UTC: the latest
+        + _record("gen", False, "alice", "2026-11-30T14:30:00Z")
+        + _record("pass", False, "alice", "2026-11-30T15:00:00Z")
+        + _record("pass", True, "alice", "2026-11-30T15:00:00Z")  # a tie: the later in the file
+        + _record("gap", True, "carol", "2026-11-30T15:00:00Z", kind="adjudication")
+        + _record("gap", False, "dave", "2026-11-29T15:00:00Z", kind="adjudication"),
+        encoding="utf-8",
+    )
+    review = as_reviewer(run_file, "bob", writable=False)
+    assert review.reviewers(GEN)["alice"].label is True and review.note(GEN) == "2026-11-30T16:00:00+01:00"
+    assert review.reviewers(PASS)["alice"].label is True
+    assert review.adjudication(GAP).reviewer == "carol"  # type: ignore[union-attr]
+
+
+def test_a_polled_older_record_of_a_reviewer_changes_nothing(run_file: Path) -> None:
+    review = as_reviewer(run_file, "bob")
+    review.apply(Entry("gen", True, "now", "alice", "2026-11-30T15:00:00Z", review.digest_of(GEN)))
+    older = _record("gen", False, "alice", "2026-11-30T14:00:00Z", review.digest_of(GEN))
+    with open(journal_path(run_file), "a", encoding="utf-8") as handle:
+        handle.write(older)
+    assert review.poll() == set()
+    assert review.reviewers(GEN)["alice"].note == "now"
+
+
+def test_a_newer_local_edit_wins_even_over_a_record_from_a_clock_ahead(run_file: Path) -> None:
+    """The same name on a machine whose clock runs ahead: an edit made here is still the latest,
+    now and when the journal is read again; undo puts back what was there."""
+    review = as_reviewer(run_file, "root")
+    future = "2999-01-01T00:00:00Z"
+    with open(journal_path(run_file), "a", encoding="utf-8") as handle:
+        handle.write(_record("gen", True, "root", future, review.digest_of(GEN)))
+    assert review.poll() == {GEN}
+    review.set_label(GEN, False)
+    assert review.my_label(GEN) is False
+    assert datetime.fromisoformat(lines(run_file)[-1]["at"]) > datetime.fromisoformat(future)
+    again = as_reviewer(run_file, "carol", writable=False)
+    assert again.reviewers(GEN)["root"].label is False
+    assert review.undo() == GEN
+    assert review.my_label(GEN) is True and review.reviewers(GEN)["root"].note == future
+    assert as_reviewer(run_file, "carol", writable=False).reviewers(GEN)["root"].label is True
+
+
+@pytest.mark.parametrize("at", ["2026", "", "2026-11-30T15:00:00", "yesterday", 20261130, None])
+def test_a_record_whose_at_is_not_a_timestamp_with_a_zone_is_refused_naming_file_line_and_field(
+    run_file: Path, at: Any
+) -> None:
+    good = _record("gen", True, "alice", "2026-11-30T15:00:00Z")
+    bad = json.dumps({"v": 1, "run": "pass", "label": False, "reviewer": "alice", "at": at}) + "\n"
+    Path(journal_path(run_file)).write_text(good + bad, encoding="utf-8")
+    with pytest.raises(ValueError, match="at is not an ISO-8601 timestamp with a zone"):
+        parse_record(bad)
+    review = as_reviewer(run_file, "bob", writable=False)
+    assert review.reviewers(GEN)["alice"].label is True
+    assert review.reviewers(PASS) == {}
+    assert any(
+        f"{journal_path(run_file)}, line 2: skipped (at is not" in warning for warning in review.warnings
+    ), review.warnings

@@ -93,3 +93,17 @@ def test_progress_counts_runs_in_conflict_apart_except_in_blind_mode(tmp_path: P
     )
     blind = open_review(path, reviewer="bob", blind=True)
     assert spot_check_progress(blind, "s", [0, 1, 2]).text() == "s: mine 1/3 · team 2/3"
+
+
+def test_progress_counts_each_run_of_the_file_once(tmp_path: Path) -> None:
+    """Issue 22, item 12: repeated ids are one run; ids the file lacks are in no count."""
+    path = tmp_path / "runs.jsonl"
+    write_runs(path, 4)
+    review = open_review(path, reviewer="alice")
+    ids = ("r0", "r0", "r0", "r1", "gone")
+    review.add_spot_check(SpotCheck("dup", "all", "", 1, 4, len(ids), ids, "alice", utc_now()))
+    review.set_label(0, False)
+    rows = [0, 1]
+    progress = spot_check_progress(review, "dup", rows)
+    assert (progress.size, progress.mine, progress.team) == (2, 1, 1)
+    assert progress.text() == "dup: 1/2 reviewed · 0 held · 1 overturned"

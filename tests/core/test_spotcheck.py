@@ -74,7 +74,7 @@ def test_the_json_shape(review: Review) -> None:
     data = spot_check_report(review, spot_check).to_json()
     assert list(data) == [
         "name", "view", "filter", "seed", "population", "size", "reviewed", "held", "overturned",
-        "conflicts", "settled", "overturned_rate", "tags", "absent",
+        "conflicts", "settled", "overturned_rate", "tags", "absent", "sampled", "in_file", "doubts",
     ]  # fmt: skip
     assert data["overturned_rate"]["estimate"] == 1.0
     assert set(data["overturned_rate"]) == {"estimate", "low", "high"}
@@ -238,3 +238,55 @@ def test_tags_count_only_when_given_with_the_settled_label(review: Review) -> No
     assert answer_wrong is not None and (answer_wrong.low, answer_wrong.high) == pytest.approx((low, high))
     assert review.team.settled_tags(row["L0"]) == ()
     assert review.tags(row["L0"]) == ("answer-wrong", "supported-elsewhere")  # every tag is still kept
+
+
+# -- a spot-check record is a set (issue 22, item 12) -------------------------------------------
+
+
+def test_repeated_ids_count_once_with_a_warning_in_every_figure(review: Review) -> None:
+    """A hand-edited or merged record naming one run three times: one run reviewed, not three."""
+    spot_check = SpotCheck("dup", "lucky", "", 7, 3, 3, ("L0", "L0", "L0"), "alice", utc_now())
+    review.add_spot_check(spot_check)
+    review.set_label(review.store.row_of["L0"], False)
+    assert review.spot_check_progress("dup") == (1, 0, 1, 0)
+    report = spot_check_report(review, spot_check)
+    assert (report.reviewed, report.overturned, report.settled, report.runs, report.in_file) == (
+        1,
+        1,
+        1,
+        1,
+        1,
+    )
+    # the interval is over one run of a population of 3, as statsmodels computes it (n_eff = 1 * 2 / 2)
+    low, high = proportion_confint(1, 1, method="wilson")
+    assert report.overturned_rate is not None
+    assert (report.overturned_rate.low, report.overturned_rate.high) == pytest.approx((low, high))
+    assert report.overturned_rate.low < 0.5  # not "100-100%"
+    sentence = report.sentence()
+    assert "1 of 3 reviewed" in sentence
+    assert "⚠ 2 repeated ids counted once" in sentence
+    assert "⚠ its size says 3 but it names 1 distinct run" in sentence
+    assert report.to_json()["doubts"] == [
+        "2 repeated ids counted once",
+        "its size says 3 but it names 1 distinct run",
+    ]
+
+
+def test_ids_the_file_lacks_are_in_no_count(review: Review) -> None:
+    spot_check = add(review, "partly", ["L0", "gone-1", "L1", "gone-2"])
+    review.set_label(review.store.row_of["L0"], True)
+    report = spot_check_report(review, spot_check)
+    assert (report.absent, report.runs, report.in_file, report.reviewed) == (2, 4, 2, 1)
+    sentence = report.sentence()
+    assert "(1 of the 2 sampled still to review)" in sentence
+    assert "2 of its 4 sampled runs are not in this file" in sentence
+    assert "size says" not in sentence  # 4 ids, size 4: nothing to question
+
+
+def test_a_size_the_ids_disagree_with_is_questioned(review: Review) -> None:
+    spot_check = SpotCheck("short", "lucky", "", 7, 40, 10, ("L0", "L1"), "alice", utc_now())
+    review.add_spot_check(spot_check)
+    assert spot_check.doubts() == ["its size says 10 but it names 2 distinct runs"]
+    report = spot_check_report(review, spot_check)
+    assert "none of the 2 sampled lucky answers reviewed yet" in report.sentence()
+    assert "⚠ its size says 10 but it names 2 distinct runs" in report.sentence()

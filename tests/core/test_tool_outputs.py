@@ -255,7 +255,16 @@ def test_parquet_export_round_trips(tmp_path: Path, capsys: pytest.CaptureFixtur
     source = tmp_path / "runs.jsonl"
     source.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
     (tmp_path / "runs.jsonl.review.jsonl").write_text(
-        json.dumps({"v": 1, "run": "d", "label": True, "note": "checked", "reviewer": "alice", "at": "t"})
+        json.dumps(
+            {
+                "v": 1,
+                "run": "d",
+                "label": True,
+                "note": "checked",
+                "reviewer": "alice",
+                "at": "2026-11-30T15:00:00Z",
+            }
+        )
         + "\n",
         encoding="utf-8",
     )

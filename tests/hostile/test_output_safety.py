@@ -32,7 +32,17 @@ def run_file(tmp_path: Path) -> Path:
     path.write_text("".join(json.dumps(run) + "\n" for run in RUNS), encoding="utf-8")
     journal = tmp_path / "runs.jsonl.review.jsonl"
     journal.write_text(
-        json.dumps({"v": 1, "run": "b", "label": False, "note": "", "reviewer": "r", "at": "", "digest": ""})
+        json.dumps(
+            {
+                "v": 1,
+                "run": "b",
+                "label": False,
+                "note": "",
+                "reviewer": "r",
+                "at": "2026-11-30T15:00:00Z",
+                "digest": "",
+            }
+        )
         + "\n",
         encoding="utf-8",
     )

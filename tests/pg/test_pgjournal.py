@@ -294,3 +294,27 @@ def test_every_statement_has_a_timeout(pg_url: str, run_file: Path) -> None:
         assert conn.execute("SHOW statement_timeout").fetchone()[0] == "10s"
         assert conn.execute("SHOW lock_timeout").fetchone()[0] == "10s"
     log.close()
+
+
+def test_the_latest_record_by_time_is_in_force_in_the_store_whatever_its_order(
+    pg_url: str, run_file: Path
+) -> None:
+    """Last writer by time (issue 22): a record stored later but made earlier (a merged older
+    journal, a spool sent late) does not put an older verdict back in force, read or polled."""
+    from ragdiag_tui.core.review.state import open_review
+
+    log = PgJournal(pg_url, run_file)
+    log.open()
+    log.append(Entry("r1", True, "newer", "root", "2026-11-30T15:00:00Z", ""))
+    log.append(Entry("r1", False, "older", "root", "2026-11-30T14:00:00Z", ""))
+    log.close()
+    review = open_review(run_file, journal_spec=pg_url, reviewer="bob")
+    assert review.reviewers(1)["root"].note == "newer" and review.label(1) is True
+    other = PgJournal(pg_url, run_file)
+    other.open()
+    other.append(Entry("r1", False, "older still", "root", "2026-11-30T13:00:00Z", ""))
+    other.close()
+    wait_for(lambda: review.poll() is not None and len(stored(pg_url, run_file)) == 3, "the third entry")
+    review.poll()
+    assert review.reviewers(1)["root"].note == "newer"
+    review.journal.close()  # type: ignore[union-attr]

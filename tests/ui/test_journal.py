@@ -119,7 +119,14 @@ async def test_cursor_starts_on_first_run_after_replay(runs_path) -> None:
 
 
 async def test_messages_about_run_ids_and_paths_are_literal(runs_path) -> None:
-    entry = {"v": 1, "run": "[@click=app.quit]gone[/]", "label": True, "note": "", "reviewer": "b", "at": ""}
+    entry = {
+        "v": 1,
+        "run": "[@click=app.quit]gone[/]",
+        "label": True,
+        "note": "",
+        "reviewer": "b",
+        "at": "2026-11-30T15:00:00Z",
+    }
     Path(journal_path(runs_path)).write_text(json.dumps(entry) + "\n", encoding="utf-8")
     app = create_app(runs_path)
     async with app.run_test(size=SIZE) as pilot:

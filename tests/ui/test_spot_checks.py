@@ -299,3 +299,17 @@ async def test_the_list_flags_a_spot_check_whose_runs_the_file_does_not_hold(run
         assert "none of its 3 sampled runs is in this file" in entries["elsewhere"]
         assert "1 of its 2 sampled runs is not in this file" in entries["partly"]
         assert "overturned · ⚠" in screen_text(app)  # the flag is shown, not only kept
+
+
+async def test_the_list_counts_a_repeated_id_once_and_flags_the_record(runs_path) -> None:
+    """Issue 22, item 12: a record naming one run three times is one run, questioned in the list."""
+    journal_spot_check(runs_path, "dup", [IDS[0], IDS[0], IDS[0]])
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("K")
+        await wait_until(pilot, lambda: isinstance(app.screen, SpotCheckList), "the list")
+        entry = dict(app.screen.entries)["dup"]
+        assert entry.startswith("dup: 0/1 reviewed")
+        assert "⚠ 2 repeated ids counted once" in entry
+        assert "⚠ its size says 3 but it names 1 distinct run" in entry

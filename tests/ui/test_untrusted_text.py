@@ -119,9 +119,13 @@ async def test_escape_sequences_in_journal_fields_reach_the_screen_escaped(runs_
         "label": False,
         "note": f"note{osc52}",
         "reviewer": f"mallory{osc52}",
-        "at": "\x1b]52;c;eA==\x07",  # shorter than a timestamp, so shown whole
+        "at": "2026-11-30T15:00:00Z",
     }
-    Path(f"{runs_path}.review.jsonl").write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    # An `at` that is not a timestamp (escapes included) is refused since issue 22: the line
+    # is skipped with a warning that does not echo it.
+    bad_time = {**entry, "run": "gen-2", "at": "\x1b]52;c;eA==\x07"}
+    lines = json.dumps(entry) + "\n" + json.dumps(bad_time) + "\n"
+    Path(f"{runs_path}.review.jsonl").write_text(lines, encoding="utf-8")
     app = create_app(runs_path, reviewer="tester")
     async with app.run_test(size=(160, 50)) as pilot:
         await loaded(pilot)

@@ -79,12 +79,13 @@ class ReviewerProgress:
 
 
 def spot_check_progress(review: Review, name: str, rows: list[int]) -> ReviewerProgress:
-    """The progress of spot-check `name` (a known one), whose runs in the file are `rows`."""
+    """The progress of spot-check `name` (a known one), whose runs in the file are `rows` (each
+    once): runs the file lacks are in no count (the list flags them: `spotcheck.absent_note`)."""
     unreviewed = unreviewed_by_me(review)
     mine = sum(1 for row in rows if not unreviewed(row))
     others = any(labelled_by_others(review, row) for row in rows)
     team = review.spot_check_progress(name)
-    size = len(review.spot_checks[name].ids)
+    size = len(rows)
     if review.blind:
         return ReviewerProgress(name, size, mine, team.reviewed, others, None, None, None)
     return ReviewerProgress(

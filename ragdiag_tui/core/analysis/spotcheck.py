@@ -6,6 +6,10 @@ settled label agrees with the file's), overturned (it differs) and in conflict
 (reviewers disagree and nobody adjudicated: no label is settled), and each reason
 tag's count among the runs with a settled label.
 
+A spot-check record is a set: an id it repeats (hand-edited, merged) is one run, and ids
+the file lacks are reported and left out of every count; the sentence also questions a
+record whose `size` disagrees with its distinct ids.
+
 The overturned rate and each tag's rate are estimates for the whole population
 over the reviewed runs with a settled label only (runs in conflict are left out,
 and the sentence says so), with a 95% Wilson score interval corrected for the
@@ -56,6 +60,8 @@ class SpotCheckReport:
     overturned_rate: Interval | None
     tags: tuple[TagCount, ...]
     absent: int = 0  # sampled runs this file does not hold (drawn from another file, or ids changed)
+    sampled: int | None = None  # distinct ids the record names (None: `size`)
+    doubts: tuple[str, ...] = ()  # what the record itself gets wrong (`SpotCheck.doubts`)
 
     def to_json(self) -> dict[str, Any]:
         """The object of `stats --json`'s "spot_checks" list."""
@@ -74,7 +80,20 @@ class SpotCheckReport:
             "overturned_rate": interval_json(self.overturned_rate),
             "tags": {tag.key: tag.to_json() for tag in self.tags},
             "absent": self.absent,
+            "sampled": self.runs,
+            "in_file": self.in_file,
+            "doubts": list(self.doubts),
         }
+
+    @property
+    def runs(self) -> int:
+        """The distinct runs the sample names."""
+        return self.size if self.sampled is None else self.sampled
+
+    @property
+    def in_file(self) -> int:
+        """The distinct sampled runs this file holds: what progress counts against."""
+        return self.runs - self.absent
 
     @property
     def settled(self) -> int:
@@ -98,16 +117,19 @@ class SpotCheckReport:
         a spot-check whose runs this file does not hold says so first."""
         told = self._conclusion()
         if self.absent:
-            told += f"; {absent_note(self.absent, self.size)}"
+            told += f"; {absent_note(self.absent, self.runs)}"
+        for doubt in self.doubts:
+            told += f"; ⚠ {doubt}"
         return told
 
     def _conclusion(self) -> str:
         name = visible(self.name)
         noun = visible(self.noun())
-        if self.absent == self.size:
-            return f"{name}: {absent_note(self.absent, self.size)}, so it says nothing of this file"
+        if self.absent == self.runs:
+            return f"{name}: {absent_note(self.absent, self.runs)}, so it says nothing of this file"
         if not self.reviewed:
-            return f"{name}: none of the {self.size} sampled {noun} reviewed yet ({self.population} in all)"
+            sampled = f"{self.in_file} sampled {noun}"
+            return f"{name}: none of the {sampled} reviewed yet ({self.population} in all)"
         rate = self.overturned_rate
         if rate is None:  # every reviewed run is in conflict
             told = f"{name}: no estimate yet for {noun}, {self.counts()} (no run with a settled label)"
@@ -118,8 +140,8 @@ class SpotCheckReport:
             )
             if self.conflicts:
                 told += f" (the estimate is over the {self.settled} with a settled label)"
-        if self.reviewed < self.size:
-            told += f" ({self.size - self.reviewed} of the {self.size} sampled still to review)"
+        if self.reviewed < self.in_file:
+            told += f" ({self.in_file - self.reviewed} of the {self.in_file} sampled still to review)"
         return told
 
     def tag_lines(self, tags: tuple[Tag, ...] = DEFAULT_TAGS) -> list[str]:
@@ -146,13 +168,13 @@ def absent_note(absent: int, size: int) -> str:
 
 
 def sampled_rows(review: Review, spot_check: SpotCheck) -> tuple[list[int], int]:
-    """The rows of a spot-check's runs that are in the file, in sample order; and how many
-    of its sampled ids the file does not hold."""
+    """The rows of a spot-check's runs that are in the file, in sample order, each once; and how
+    many of its distinct sampled ids the file does not hold (left out of every count)."""
     store = review.store
     row_of = store.row_of
     # A sample of a view with invalid lines names each by its line (sampling.population_ids).
     line_of = {f"line {store.lines[row]}": row for row in store.errors}
-    found = [row_of.get(run_id, line_of.get(run_id)) for run_id in spot_check.ids]
+    found = [row_of.get(run_id, line_of.get(run_id)) for run_id in spot_check.runs]
     rows = [row for row in found if row is not None]
     return rows, len(found) - len(rows)
 
@@ -167,12 +189,11 @@ def spot_check_report(
     """
     progress = review.spot_check_progress(spot_check.name)
     reviewed, settled = progress.reviewed, progress.settled
-    row_of = review.store.row_of
+    rows, absent = sampled_rows(review, spot_check)
     counts = {tag.key: 0 for tag in tags}
     others: dict[str, int] = {}
-    for run_id in spot_check.ids:
-        row = row_of.get(run_id)
-        if row is None or not review.is_reviewed(row):
+    for row in rows:
+        if not review.is_reviewed(row):
             continue
         for key in review.team.settled_tags(row):
             if key in counts:
@@ -194,7 +215,9 @@ def spot_check_report(
         conflicts=progress.conflicts,
         overturned_rate=wilson(progress.overturned, settled, population),
         tags=tuple(TagCount(key, n, wilson(n, settled, population)) for key, n in counts.items()),
-        absent=sampled_rows(review, spot_check)[1],
+        absent=absent,
+        sampled=len(spot_check.runs),
+        doubts=tuple(spot_check.doubts()),
     )
 
 

@@ -58,21 +58,21 @@ class ReviewerEdits:
             changes.get("label", base.label),
             changes.get("note", base.note),
             self.reviewer,
-            utc_now(),
+            team.next_at(row, LABEL, self.reviewer),
             self.digest_of(row),
             tags=changes.get("tags", base.tags),
         )
         self._history.append((row, LABEL, before))
-        team.put_state(row, self.reviewer, ReviewerState.of(entry))
+        team.put(row, entry)
         self.save(row, entry)
 
     def adjudicate(self, row: int, label: bool | None, note: str = "") -> None:
         """Set the run's final label as this reviewer (the adjudicator); None withdraws it."""
         self._check_valid(row)
         before = self.team.adjudications.get(row)
-        entry = Entry(
-            self.store.ids[row], label, note, self.reviewer, utc_now(), self.digest_of(row), kind=ADJUDICATION
-        )
+        now = self.team.next_at(row, ADJUDICATION, self.reviewer)
+        run, run_digest = self.store.ids[row], self.digest_of(row)
+        entry = Entry(run, label, note, self.reviewer, now, run_digest, kind=ADJUDICATION)
         self._history.append((row, ADJUDICATION, before))
         self.team.put(row, entry)
         self.save(row, entry)
@@ -82,7 +82,8 @@ class ReviewerEdits:
         if not self._history:
             return None
         row, kind, before = self._history.pop()
-        run, now, run_digest = self.store.ids[row], utc_now(), self.digest_of(row)
+        now = self.team.next_at(row, kind, self.reviewer)
+        run, run_digest = self.store.ids[row], self.digest_of(row)
         if kind == ADJUDICATION:
             old = before if isinstance(before, Entry) else None
             label, note = (old.label, old.note) if old else (None, "")
@@ -91,7 +92,7 @@ class ReviewerEdits:
         else:
             state = before if isinstance(before, ReviewerState) else ReviewerState(None, "", (), now)
             entry = Entry(run, state.label, state.note, self.reviewer, now, run_digest, tags=state.tags)
-            self.team.put_state(row, self.reviewer, None if state.empty else ReviewerState.of(entry))
+            self.team.put(row, entry)  # an empty state: the reviewer has nothing on the run
         self.save(row, entry)
         return row
 
@@ -100,7 +101,8 @@ class ReviewerEdits:
         digest, as the record's own reviewer); returns its row."""
         row = self.store.row_of[entry.run]
         self.held.release(entry)
-        fresh = Entry(entry.run, entry.label, entry.note, entry.reviewer, utc_now(), self.digest_of(row), 0,
+        now = self.team.next_at(row, entry.kind, entry.reviewer)
+        fresh = Entry(entry.run, entry.label, entry.note, entry.reviewer, now, self.digest_of(row), 0,
                       entry.tags, entry.kind)  # fmt: skip
         self.adopt(row, fresh)
         return row

@@ -3,7 +3,8 @@
 Every record (read at start, or polled live from another writer) goes through
 `RecordIntake.apply`, which changes only the rows it names and changes nothing when
 applied twice: a spot-check is kept by name, a dismissal drops stale records, a
-record naming no valid run is held as an orphan, one made against another version
+record naming no valid run is held as an orphan, one older (by `at`) than the record in
+force for its run and reviewer changes nothing (last writer by time), one made against another version
 of its run is held as stale (`core.review.held`), and the rest goes into the labels
 in force (`core.review.labels`).
 """
@@ -11,23 +12,26 @@ in force (`core.review.labels`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from ..runs.store import S_INVALID, RunStore
 from .held import HeldRecords, key
 from .labels import TeamLabels
-from .records import DISMISS, Entry, Record, SpotCheck, digest
+from .records import DISMISS, Entry, Record, SpotCheck, digest, when_written
 
 
 def to_replay(records: Sequence[Record]) -> list[Record]:
     """The records a replay must apply, in order: only the latest label or adjudication
-    per (kind, run, reviewer, digest) can matter (so a run toggled a hundred times is
-    re-diagnosed once); every spot-check and dismissal."""
-    latest: dict[tuple[Any, ...], int] = {}
+    per (kind, run, reviewer, digest) by `at` (ties: the later in the log) can matter (so
+    a run toggled a hundred times is re-diagnosed once); every spot-check and dismissal."""
+    latest: dict[tuple[Any, ...], tuple[datetime, int]] = {}
     for index, record in enumerate(records):
         if isinstance(record, Entry) and record.kind != DISMISS:
-            latest[(*key(record), record.digest)] = index
-    keep = set(latest.values())
+            slot, when = (*key(record), record.digest), (when_written(record.at), index)
+            if slot not in latest or latest[slot] <= when:
+                latest[slot] = when
+    keep = {index for _when, index in latest.values()}
     return [
         record
         for index, record in enumerate(records)
@@ -87,6 +91,8 @@ class RecordIntake:
         if row is None or self.store.stage[row] == S_INVALID:
             self.held.hold_orphan(record)
             return set()
+        if self.team.is_older(row, record):  # last writer by time: an older record changes nothing
+            return set()
         if record.digest and record.digest != self.digest_of(row):
             if not self.include_stale:
                 self.held.hold_stale(record)
@@ -96,17 +102,26 @@ class RecordIntake:
             self.held.release(record)  # a current record supersedes the stale one
         return self.team.put(row, record)
 
+    def is_older(self, record: Record) -> bool:
+        """Whether a label or adjudication record is older than what its reviewer (or the run's
+        adjudication) already has in force here, so that taking it changes nothing."""
+        if isinstance(record, SpotCheck) or record.kind == DISMISS:
+            return False
+        row = self.store.row_of.get(record.run)
+        return row is not None and self.team.is_older(row, record)
+
     def replay(self, records: Sequence[Record]) -> None:
         """Take a whole log's records, as read when the review opens."""
         for record in to_replay(records):
             self.apply(record)
 
     def spot_check_progress(self, name: str) -> SpotCheckProgress:
-        """How far a spot-check's runs that are in the file are reviewed (`SpotCheckProgress`)."""
+        """How far a spot-check's runs that are in the file are reviewed (`SpotCheckProgress`),
+        each run once however often the record repeats its id."""
         row_of = self.store.row_of
         team = self.team
         reviewed = held = conflicts = 0
-        for run_id in self.spot_checks[name].ids:
+        for run_id in self.spot_checks[name].runs:
             row = row_of.get(run_id)
             if row is None or not team.is_reviewed(row):
                 continue

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..runs.rule import diagnose_fields
 from ..runs.store import L_FALSE, L_TRUE, S_RETRIEVAL, STAGES, RunStore, label_value, stage_code
-from .records import ADJUDICATION, Entry
+from .records import ADJUDICATION, LABEL, Entry, later_than, when_written
 
 LABEL_SOURCES = ("file", "reviewer", "adjudication", "conflict")
 
@@ -48,6 +49,11 @@ class ReviewerState:
         return cls(entry.label, entry.note, entry.tags, entry.at)
 
 
+def _slot(row: int, entry: Entry) -> tuple[int, str, str]:
+    """What one record in force is kept per: a reviewer's state, or the run's adjudication."""
+    return row, entry.kind, entry.reviewer if entry.kind != ADJUDICATION else ""
+
+
 class TeamLabels:
     """Every reviewer's state and every adjudication over the runs of one store, and the
     figures that follow from them: the label in force, reviewed and conflicting rows,
@@ -64,6 +70,8 @@ class TeamLabels:
         self.lucky = sum(1 for row in store.missing if self.label(row) is True)
         self.reviewed = 0
         self._reviewed: set[int] = set()
+        self._written: dict[tuple[int, str, str], datetime] = {}
+        """Per (row, kind, reviewer; "" for an adjudication): the `at` of the record in force."""
 
     # -- reading ------------------------------------------------------------
 
@@ -162,10 +170,25 @@ class TeamLabels:
         out.extend(entry for _row, entry in sorted(self.adjudications.items()))
         return out
 
+    def is_older(self, row: int, entry: Entry) -> bool:
+        """Whether a record in force for the same run, kind and reviewer has a later `at`
+        (last writer by time: such a record changes nothing, wherever it sits in the log)."""
+        latest = self._written.get(_slot(row, entry))
+        return latest is not None and when_written(entry.at) < latest
+
+    def next_at(self, row: int, kind: str, reviewer: str) -> str:
+        """The `at` of a new edit: now, or just after the record in force when its clock ran ahead."""
+        return later_than(self._written.get((row, kind, reviewer if kind == LABEL else "")))
+
     # -- changing -----------------------------------------------------------
 
     def put(self, row: int, entry: Entry) -> set[int]:
-        """Take a label or adjudication record of the row; returns {row} if anything changed."""
+        """Take a label or adjudication record of the row; returns {row} if anything changed.
+        A record older (by `at`) than the one in force for its run, kind and reviewer is ignored;
+        of two at the same time, the one put later wins."""
+        if self.is_older(row, entry):
+            return set()
+        self._written[_slot(row, entry)] = when_written(entry.at)
         if entry.kind != ADJUDICATION:
             return self.put_state(row, entry.reviewer, ReviewerState.of(entry))
         old = self.adjudications.get(row)

@@ -5,7 +5,10 @@ file's log record by record, in their order:
 
 - a record already in the log (identical in every field) is not written again, so
   merging twice changes nothing;
-- every reviewer's records are kept (a reviewer's state is their own latest record);
+- every reviewer's records are kept; a reviewer's state is their own latest record BY
+  TIME (`at`), not the last in the file, so merging an older journal of the same
+  reviewer name (one person on two machines) puts nothing older back in force; how
+  many merged records were older than what their reviewer had is counted;
 - a record made on another version of its run (its digest differs from the run's
   text here) is written too, but as every stale record is, it is held aside and
   never applied silently: the app lists it to re-apply or drop;
@@ -37,6 +40,7 @@ class MergeResult:
     duplicates: int = 0
     stale: int = 0
     orphans: int = 0
+    older: int = 0  # older (by `at`) than what their reviewer already had: kept, not in force
     unreadable: list[str] = field(default_factory=list)  # a message per journal or line skipped
 
     @property
@@ -58,6 +62,12 @@ class MergeResult:
         if self.orphans:
             runs = plural(self.orphans, "a run", "runs")
             parts.append(f"{self.orphans} naming {runs} not in this file (kept, not applied)")
+        if self.older:
+            older = plural(self.older, "record", "records")
+            parts.append(
+                f"{self.older} {older} older than what {plural(self.older, 'its', 'their')} reviewer "
+                f"already had (kept, not in force: the latest by time is)"
+            )
         if self.unreadable:
             count = len(self.unreadable)
             parts.append(f"{count} {plural(count, 'journal or line', 'journals or lines')} unreadable")
@@ -110,6 +120,7 @@ def merge_journals(review: Review, paths: Iterable[str | os.PathLike[str]]) -> M
                 result.duplicates += 1
                 continue
             kind = _classify(review, record)
+            result.older += review.intake.is_older(record)
             log.append(record)
             seen.add(key)
             review.apply(record)

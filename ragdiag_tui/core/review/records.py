@@ -6,10 +6,13 @@ One JSON object per journal line (existing v1 lines stay valid):
      "at":"2026-11-30T15:00:00.000000Z","digest":"<blake2b-8 of the run's raw text>"}
 
 - `kind` absent (or "label"): that reviewer's WHOLE state of that run after a change
-  (label, note, tags). The latest such record per (run, reviewer) is that reviewer's
-  state; other reviewers' records never overwrite it.
+  (label, note, tags). The latest such record per (run, reviewer) BY `at` is that
+  reviewer's state (ties: the later one in file order), wherever it sits in the file
+  (a merged older journal puts nothing older back in force); other reviewers' records
+  never overwrite it. `at` must be an ISO-8601 timestamp with a zone, else the line
+  is refused.
 - `"kind":"adjudication"`: the final label of a run whose reviewers disagree, set by
-  `reviewer` (the adjudicator); label null withdraws it.
+  `reviewer` (the adjudicator); label null withdraws it. The latest by `at` is in force.
 - `"kind":"dismiss"`: `reviewer` dropped the stale records of `run` made against `digest`.
 - `"kind":"spot-check"`: a named sample (name, view, filter, seed, population, size,
   ids, reviewer, at; no run). The latest record of a name wins.
@@ -24,10 +27,11 @@ from __future__ import annotations
 import getpass
 import hashlib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..common.jsonutil import decode_standard, line_bytes
+from ..common.text import plural
 
 FORMAT_VERSION = 1
 
@@ -60,6 +64,39 @@ def digest(raw_text: bytes) -> str:
 def utc_now() -> str:
     """Now, as the journal writes times: `2026-11-30T15:00:00.000000Z`."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
+
+
+def moment(at: str) -> datetime:
+    """A record's `at` as a time to compare. Raises ValueError unless it is an ISO-8601
+    timestamp with a zone (`2026-11-30T15:00:00Z`, `...+01:00`)."""
+    try:
+        when = datetime.fromisoformat(at)
+    except (TypeError, ValueError):
+        raise ValueError("at is not an ISO-8601 timestamp with a zone") from None
+    if when.tzinfo is None:
+        raise ValueError("at is not an ISO-8601 timestamp with a zone (it has none)")
+    return when
+
+
+def when_written(at: str) -> datetime:
+    """`moment(at)`, or the earliest time for a record built in memory without a valid one
+    (records read from a file always have one: `parse_record` refuses the others)."""
+    try:
+        return moment(at)
+    except ValueError:
+        return _EARLIEST
+
+
+def later_than(latest: datetime | None) -> str:
+    """Now, as `utc_now` writes it, or just after `latest` when that is not earlier than now
+    (a clock behind another machine's): a new edit is always the latest record."""
+    now = datetime.now(UTC)
+    if latest is not None and now <= latest:
+        now = latest + timedelta(microseconds=1)
+    return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _line(data: dict[str, Any]) -> bytes:
@@ -116,6 +153,8 @@ class SpotCheck:
 
     `population` is how many runs the view held when drawn, `size` how many were
     asked for, `ids` the run ids drawn, in sample order. The latest record of a name wins.
+    A sample is a set: an id repeated (a hand-edited or merged record) is one run
+    (`runs`), and `doubts` says so, as it does a `size` its ids disagree with.
     """
 
     name: str
@@ -129,6 +168,23 @@ class SpotCheck:
     at: str
     line: int = 0
     kind: str = field(default=SPOT_CHECK, init=False)
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        """The ids drawn, each once, in sample order: what every count of the sample counts."""
+        return tuple(dict.fromkeys(self.ids))
+
+    def doubts(self) -> list[str]:
+        """What the record itself gets wrong: repeated ids, a size its distinct ids disagree with."""
+        runs = len(self.runs)
+        repeated = len(self.ids) - runs
+        out = []
+        if repeated:
+            out.append(f"{repeated} repeated {plural(repeated, 'id', 'ids')} counted once")
+        if self.size != runs:
+            named = f"{runs} distinct {plural(runs, 'run', 'runs')}"
+            out.append(f"its size says {self.size} but it names {named}")
+        return out
 
     def key(self) -> tuple[Any, ...]:
         """What makes two records the same record (the line they were read from aside)."""
@@ -189,12 +245,12 @@ def parse_record(text: str, line: int = 0) -> Record:
         raise ValueError("not a journal entry")
     kind = data.get("kind", LABEL)
     reviewer = str(data.get("reviewer") or "")
-    at = str(data.get("at") or "")
+    at = data.get("at")
     if kind == SPOT_CHECK:
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("seed is not an integer")
-        return SpotCheck(
+        spot_check = SpotCheck(
             _text(data, "name", required=True),
             _text(data, "view"),
             _text(data, "filter"),
@@ -206,6 +262,8 @@ def parse_record(text: str, line: int = 0) -> Record:
             at,
             line,
         )
+        moment(at)  # refused unless a timestamp with a zone
+        return spot_check
     if kind not in ENTRY_KINDS:
         raise ValueError(f"unknown kind {kind!r}")
     if not isinstance(data.get("run"), str):
@@ -215,7 +273,7 @@ def parse_record(text: str, line: int = 0) -> Record:
     label = data.get("label")
     if label is not None and not isinstance(label, bool):
         raise ValueError("label is not true, false or null")
-    return Entry(
+    entry = Entry(
         data["run"],
         label,
         _text(data, "note"),
@@ -226,3 +284,5 @@ def parse_record(text: str, line: int = 0) -> Record:
         _strings(data, "tags"),
         kind,
     )
+    moment(at)  # refused unless a timestamp with a zone: it decides which record is in force
+    return entry

@@ -21,11 +21,14 @@ def spot_check_rows(review: Review, name: str) -> list[int]:
 
 
 def list_entry(review: Review, name: str) -> str:
-    """A spot-check's line in the list (K): its progress, flagged when the file lacks its runs."""
+    """A spot-check's line in the list (K): its progress, flagged when the file lacks its runs
+    or the record repeats ids or has a size its ids disagree with."""
     spot_check = review.spot_checks[name]
     rows, absent = sampled_rows(review, spot_check)
     line = spot_check_progress(review, name, rows).text()
-    return f"{line} · ⚠ {absent_note(absent, len(spot_check.ids))}" if absent else line
+    flags = [absent_note(absent, len(spot_check.runs))] if absent else []
+    flags.extend(spot_check.doubts())  # counts only: no text from the file
+    return line + "".join(f" · ⚠ {flag}" for flag in flags)
 
 
 def progress(review: Review, name: str) -> ReviewerProgress:
