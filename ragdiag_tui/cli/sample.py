@@ -86,7 +86,8 @@ def add_sample(command: AddCommand) -> None:
         "--margin",
         type=_margin,
         metavar="M",
-        help="with -n auto: the interval's half-width to plan for, 0.001 to 0.5 (default 0.05)",
+        help="with -n auto: the interval's half-width to plan for, above 0 and at most 0.5 "
+        "(default 0.05); one too small to compute draws every run",
     )
     sample.add_argument("--seed", required=True, type=int, metavar="S", help="the random seed (an integer)")
     _add_record_options(sample)

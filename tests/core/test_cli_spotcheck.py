@@ -209,6 +209,17 @@ def test_auto_size_with_a_margin(capsys: pytest.CaptureFixture[str], write_runs:
     assert len(json.loads(out)["ids"]) == 77
 
 
+def test_a_margin_too_small_to_compute_draws_the_whole_population(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    # 1e-170 squared is 0.0: this was a ZeroDivisionError with a traceback.
+    path = lucky_file(write_runs, lucky=12, other=0)
+    code, out, _ = run_cli(
+        capsys, "sample", path, "--view", "lucky", "-n", "auto", "--margin", "1e-170", "--seed", "1", "--json"
+    )
+    assert code == 0 and len(json.loads(out)["ids"]) == 12
+
+
 def test_lucky_means_lucky_in_the_file(capsys: pytest.CaptureFixture[str], write_runs: WriteRuns) -> None:
     path = lucky_file(write_runs, lucky=10)
     for i in range(6):  # six lucky answers overturned
@@ -225,12 +236,11 @@ def test_lucky_means_lucky_in_the_file(capsys: pytest.CaptureFixture[str], write
         (("--view", "lucky", "-n", "five", "--seed", "1"), "give a whole number"),
         (("--view", "lucky", "-n", "5", "--seed", "x"), "invalid int"),
         (("--view", "lucky", "-n", "5"), "required: --seed"),
-        (("--view", "lucky", "-n", "auto", "--margin", "2", "--seed", "1"), "a proportion from 0.001 to 0.5"),
-        # 1e-170 squared is 0.0: a ZeroDivisionError, not a usage error
-        (("--view", "lucky", "-n", "auto", "--margin", "1e-170", "--seed", "1"), "'1e-170': the margin is a"),
+        (("--view", "lucky", "-n", "auto", "--margin", "2", "--seed", "1"), "above 0 and at most 0.5"),
+        (("--view", "lucky", "-n", "auto", "--margin", "0", "--seed", "1"), "'0': the margin is a"),
         (
             ("--view", "lucky", "-n", "auto", "--margin", "0.9", "--seed", "1"),
-            "from 0.001 to 0.5, such as 0.05",
+            "above 0 and at most 0.5, such as 0.05",
         ),
         (("--view", "lucky", "-n", "auto", "--margin", "nan", "--seed", "1"), "'nan': the margin is a"),
     ],

@@ -108,11 +108,18 @@ def test_a_margin_outside_zero_and_one_is_refused(margin: float) -> None:
         auto_size(100, margin)
 
 
-@pytest.mark.parametrize("margin", [1e-170, 1e-9, 0.0009, 0.51, 0.99, math.nan, math.inf])
-def test_a_margin_outside_the_sane_range_is_refused_not_divided_by(margin: float) -> None:
-    # 1e-170 squared is 0.0: a ZeroDivisionError ended `sample -n auto` and the D dialog.
-    with pytest.raises(ValueError, match=r"the margin is a proportion from 0\.001 to 0\.5"):
+@pytest.mark.parametrize("margin", [0.51, 0.99, math.nan, math.inf])
+def test_a_margin_above_a_half_or_not_a_number_is_refused(margin: float) -> None:
+    with pytest.raises(ValueError, match=r"the margin is a proportion above 0 and at most 0\.5"):
         auto_size(100, margin)
+
+
+@pytest.mark.parametrize("margin", [1e-170, 5e-324, 1e-9])
+def test_a_margin_too_small_to_compute_gives_the_whole_population(margin: float) -> None:
+    # 1e-170 squared is 0.0: a ZeroDivisionError ended `sample -n auto` and the D dialog.
+    assert margin_problem(margin) is None
+    assert auto_size(100, margin) == 100
+    assert auto_size(10**6, margin) == 10**6
 
 
 def test_the_ends_of_the_margin_range_size_a_sample() -> None:

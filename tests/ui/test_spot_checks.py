@@ -65,7 +65,24 @@ async def test_d_draws_a_sample_of_the_view_and_opens_it_in_sample_order(app: Ra
         assert record["kind"] == "spot-check" and record["ids"] == expected and record["seed"] == 7
 
 
-async def test_sample_dialog_refuses_a_margin_too_small_to_compute(app: RagdiagApp) -> None:
+async def test_sample_dialog_refuses_a_margin_above_a_half(app: RagdiagApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        dialog = app.screen
+        dialog.query_one("#sample-size", Input).value = "auto"
+        dialog.query_one("#sample-margin", Input).value = "0.9"
+        await pilot.press("enter")
+        assert app.is_running and isinstance(app.screen, SampleDialog)
+        assert "The margin is a proportion above 0 and at most 0.5, such as 0.05" in screen_text(app)
+        dialog.query_one("#sample-margin", Input).value = "0.5"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.review_screen.spot_check is not None, "the spot-check to open")
+        assert len(app.review_screen.rows) == 4  # +-50%: n0 = 3.8416, for 11 runs 3.8416 / 1.2583 = 3.05
+
+
+async def test_sample_dialog_draws_every_run_for_a_margin_too_small_to_compute(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("D")
@@ -74,12 +91,9 @@ async def test_sample_dialog_refuses_a_margin_too_small_to_compute(app: RagdiagA
         dialog.query_one("#sample-size", Input).value = "auto"
         dialog.query_one("#sample-margin", Input).value = "1e-170"  # squared: 0.0, a ZeroDivisionError
         await pilot.press("enter")
-        assert app.is_running and isinstance(app.screen, SampleDialog)
-        assert "The margin is a proportion from 0.001 to 0.5, such as 0.05" in screen_text(app)
-        dialog.query_one("#sample-margin", Input).value = "0.5"
-        await pilot.press("enter")
         await wait_until(pilot, lambda: app.review_screen.spot_check is not None, "the spot-check to open")
-        assert len(app.review_screen.rows) == 4  # +-50%: n0 = 3.8416, for 11 runs 3.8416 / 1.2583 = 3.05
+        assert app.is_running
+        assert len(app.review_screen.rows) == 11  # the whole population of the view
 
 
 async def test_the_default_name_follows_the_size_to_be_drawn(app: RagdiagApp) -> None:

@@ -18,9 +18,10 @@ at most +-margin in the worst case (p = 0.5), with the same correction:
 
     n0 = 1.96^2 * 0.25 / margin^2,   n = ceil(n0 / (1 + (n0 - 1) / N))
 
-The margin is a proportion from MIN_MARGIN (+-0.1%: n0 near a million, more than any
-file holds) to MAX_MARGIN (+-50%: four runs); outside that it is refused, not computed
-(1e-170 squared is 0, and a division by it ended the program).
+The margin is a proportion above 0 and at most MAX_MARGIN (+-50%: four runs). One too
+small to compute (1e-170 squared is 0, and a division by it once ended the program)
+sizes the whole population, as any tiny margin does; 0, a negative margin, one above a
+half or not a number is refused.
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ Z95 = 1.959963984540054
 Z_SAMPLE_SIZE = 1.96
 """The sample-size formula's quantile, rounded as the textbook formula (and the issue) writes it."""
 
-MIN_MARGIN = 0.001
-MAX_MARGIN = 0.5
+MAX_MARGIN = 0.5  # a margin above it sizes no sample worth drawing (+-50% is any proportion)
 
 
 def margin_problem(margin: float) -> str | None:
-    """Why `margin` cannot size a sample, as a sentence; None when it can."""
-    if not MIN_MARGIN <= margin <= MAX_MARGIN:  # NaN too
-        return f"the margin is a proportion from {MIN_MARGIN} to {MAX_MARGIN}, such as 0.05 (±5%)"
+    """Why `margin` cannot size a sample, as a sentence; None when it can. Any margin above
+    0 can: one too small to compute sizes the whole population (see `auto_size`)."""
+    if not 0 < margin <= MAX_MARGIN:  # NaN too
+        return f"the margin is a proportion above 0 and at most {MAX_MARGIN}, such as 0.05 (±5%)"
     return None
 
 
@@ -108,13 +109,18 @@ def wilson(successes: int, n: int, population: int | None = None, z: float = Z95
 def auto_size(population: int, margin: float = 0.05) -> int:
     """How many runs to draw from `population` so that a proportion's 95% interval is
     at most +-`margin` in the worst case (finite-population corrected); never more
-    than the population."""
+    than the population, which is what a margin too small to compute gets."""
     problem = margin_problem(margin)
     if problem:
         raise ValueError(f"{problem}, got {margin}")
     if population <= 0:
         return 0
-    n0 = Z_SAMPLE_SIZE**2 * 0.25 / margin**2
+    squared = margin**2
+    if squared == 0.0:  # a margin too small to compute (1e-170 squared is 0.0): every run
+        return population
+    n0 = Z_SAMPLE_SIZE**2 * 0.25 / squared
+    if not math.isfinite(n0):
+        return population
     n = n0 / (1 + (n0 - 1) / population)
     # Rounded first so that float noise (50.000000000001) does not add a run.
     return min(population, math.ceil(round(n, 9)))
