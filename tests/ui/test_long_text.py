@@ -23,6 +23,14 @@ def whole_text_open(app) -> bool:  # type: ignore[no-untyped-def]
     return type(app.screen).__name__ == "WholeText"
 
 
+async def show_the_long_document(pilot, screen):  # type: ignore[no-untyped-def]
+    """Highlight the run's first document (`.`) and wait until its text, `clause 1` on, shows."""
+    await pilot.press("full_stop")
+    panel = screen.query_one("#run-document-text")
+    await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+    return panel
+
+
 def long_text(count: int, word: str) -> str:
     return "\n".join(f"{word} {n}" for n in range(1, count + 1))
 
@@ -52,9 +60,7 @@ async def test_a_25000_line_document_is_cut_by_lines_and_t_reads_it_whole(tmp_pa
     app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await loaded(pilot)
-        await pilot.press("full_stop")
-        panel = screen.query_one("#run-document-text")
-        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        panel = await show_the_long_document(pilot, screen)
         shown = str(panel.visual)
         assert f" of {DOC_LINES} lines shown · t shows the whole document)" in shown
         assert shown.count("\n") < SHOWN
@@ -80,9 +86,7 @@ async def test_a_label_beside_a_long_document_does_not_look_it_up_again(tmp_path
     app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await loaded(pilot)
-        await pilot.press("full_stop")
-        panel = screen.query_one("#run-document-text")
-        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        await show_the_long_document(pilot, screen)
         before = len(looked_up)
         await pilot.press("y", "n", "y")
         await wait_until(pilot, lambda: screen.review.label(0) is True, "the labels")  # type: ignore[union-attr]
@@ -119,9 +123,7 @@ async def test_t_reads_the_document_then_the_notes(tmp_path: Path) -> None:
     app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await loaded(pilot)
-        await pilot.press("full_stop")
-        panel = screen.query_one("#run-document-text")
-        await wait_until(pilot, lambda: "clause 1\n" in str(panel.visual), "the long document's text")
+        await show_the_long_document(pilot, screen)
         await pilot.press("t")
         await wait_until(pilot, lambda: whole_text_open(app), "the whole text")
         assert "Document doc-cap  (1 of 2)" in screen_text(app)

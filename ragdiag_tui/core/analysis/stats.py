@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..common.text import visible
-from ..runs.loading import Record, Run
-from ..runs.metrics import MetricMeans, id_metrics, metric_means
-from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED, stage_of
+from ..runs.metrics import MetricMeans
+from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED
 from ..runs.stages import RULE_STAGE_NAMES
 from ..runs.store import store_means
 
@@ -74,27 +72,6 @@ class Stats:
         return (
             f"{self.runs} runs: {', '.join(parts)}; {self.lucky} lucky answers; {self.invalid} invalid lines"
         )
-
-
-def record_stats(records: Iterable[Record]) -> Stats:
-    """Stats of a stream of loaded records (the file's own labels)."""
-    stats = Stats()
-    recall, precision = array("d"), array("d")
-    for record in records:
-        if type(record) is Run:
-            diagnosis = record.diagnosis
-            stats.add(
-                stage_of(diagnosis),
-                record.label,
-                diagnosis.get("missing", ()),
-            )
-            run_recall, run_precision = id_metrics(record.required, record.context)
-            recall.append(run_recall)
-            precision.append(run_precision)
-        else:
-            stats.invalid += 1
-    stats.metrics = metric_means(recall, precision)
-    return stats
 
 
 def review_stats(review: Review) -> Stats:

@@ -15,11 +15,14 @@ import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..common.jsonutil import decode
 from .loading import Run, read_runs
 from .mapping import PRESETS, FieldMap, MappedFieldError
+
+if TYPE_CHECKING:
+    from .store import RunStore
 
 RULE_FIELDS = ("required", "context", "correct")
 LOOKED_AT = 200  # runs read from the start of the file to judge it
@@ -85,7 +88,31 @@ def find_unmapped(path: str | os.PathLike[str], field_map: FieldMap | None = Non
 
 def unmapped_in(path: str, records: Iterable[Any], field_map: FieldMap | None) -> Unmapped | None:
     """`find_unmapped` over records already being read (`Run`s and load errors)."""
-    runs = list(islice(_run_objects(records), LOOKED_AT + 1))
+    return unmapped_among(path, _run_objects(records), field_map)
+
+
+def unmapped_in_store(store: RunStore) -> Unmapped | None:
+    """`find_unmapped` over a store already filled: its first valid runs, not the file again."""
+    return unmapped_among(store.path, _store_objects(store), store.field_map)
+
+
+def _store_objects(store: RunStore) -> Iterator[dict[str, Any]]:
+    for row in range(len(store)):
+        if row in store.errors:
+            continue
+        try:
+            obj = store.raw(row)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            yield obj
+
+
+def unmapped_among(
+    path: str, objects: Iterable[dict[str, Any]], field_map: FieldMap | None
+) -> Unmapped | None:
+    """`find_unmapped` over the runs' objects as read from the file."""
+    runs = list(islice(objects, LOOKED_AT + 1))
     whole_file = len(runs) <= LOOKED_AT
     runs = runs[:LOOKED_AT]
     if not runs or any(_has_rule_field(run, field_map) for run in runs):

@@ -19,7 +19,7 @@ from ....core.review.records import JournalError
 from ....core.review.state import Review, ReviewOptions
 from ....core.runs.loading import FileError
 from ....core.runs.store import ANNOUNCE_FIRST, RunStore
-from ....core.runs.unmapped import Unmapped, find_unmapped
+from ....core.runs.unmapped import Unmapped, unmapped_in_store
 
 PROGRESS_EVERY = 0.5  # seconds between progress reports
 FIRST_PAINT_WAIT = 0.5  # seconds at most the loader waits for the first screenful to be drawn
@@ -110,8 +110,5 @@ def load_runs(
         return
     if cancelled():
         return
-    try:
-        unmapped = find_unmapped(store.path, store.field_map)
-    except (FileError, OSError):  # changed since it was read: the runs loaded are what counts
-        unmapped = None
+    unmapped = unmapped_in_store(store)  # the runs loaded, not the file read again
     post(RunsLoaded(review, review.problems, time.perf_counter() - started, unmapped))
