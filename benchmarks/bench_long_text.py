@@ -7,12 +7,12 @@ Two otherwise equal setups, each in the app headlessly (`App.run_test`, 140x40):
 each requiring two documents of a `--docs` corpus, each carrying a note merged from another
 reviewer. In the short setup every document and note is one line; in the long one each
 document has `--doc-lines` lines and each note `--note-lines`. With the first document
-highlighted (`.`), printed per key: the median milliseconds from the press until Textual has
-handled it and redrawn the screen (CPU time, as bench_app.py measures), in each setup, and
-their ratio. The goal: a ratio within 1.2 and every figure under 100 ms. Beside them, a
-third setup of 100-line documents and notes (already cut in the pane, so a screenful of
-text): the long setup's ratio to it shows what the length itself costs, apart from drawing
-a full screen rather than a nearly empty one.
+highlighted (`.`), printed per key (and for `c`, opening the note dialog): the median
+milliseconds from the press until Textual has handled it and redrawn the screen (CPU time,
+as bench_app.py measures), in each setup, and their ratio. The goal: a ratio within 1.2 and
+every figure under 100 ms. Beside them, a third setup of 100-line documents and notes
+(already cut in the pane, so a screenful of text): the long setup's ratio to it shows what
+the length itself costs, apart from drawing a full screen rather than a nearly empty one.
 
 Nothing is asserted: these are figures to read and compare.
 """
@@ -71,6 +71,19 @@ async def timed_presses(pilot, keys: list[str]) -> float:  # type: ignore[no-unt
     return statistics.median(times) * 1000
 
 
+async def timed_dialog(pilot, key: str, times: int) -> float:  # type: ignore[no-untyped-def]
+    """Median CPU milliseconds to open a dialog with `key` (each closed with escape, untimed)."""
+    times_ms = []
+    for _ in range(times):
+        start = time.process_time()
+        await pilot.press(key)
+        await pilot.pause()
+        times_ms.append(time.process_time() - start)
+        await pilot.press("escape")
+        await pilot.pause()
+    return statistics.median(times_ms) * 1000
+
+
 async def measure(runs: Path, docs: Path) -> dict[str, float]:
     from ragdiag_tui.core.runs.corpus import DocsSource
     from ragdiag_tui.ui.app import create_app
@@ -88,6 +101,7 @@ async def measure(runs: Path, docs: Path) -> dict[str, float]:
         figures["label y"] = await timed_presses(pilot, ["y", "n"] * 4)
         figures["cursor move"] = await timed_presses(pilot, ["down", "down", "up", "up"] * 2)
         figures["next document"] = await timed_presses(pilot, ["full_stop"] * 8)
+        figures["note dialog"] = await timed_dialog(pilot, "c", times=4)
     return figures
 
 

@@ -133,7 +133,7 @@ async def test_a_long_question_is_cut_on_screen_with_its_length_and_exported_who
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         text = screen.detail.query_one("#run-question-text", Static).visual
-        assert str(text).endswith(f"… ({MAX_VALUE} of {len(question)} characters shown)")
+        assert str(text).endswith(f"… ({MAX_VALUE:,} of {len(question):,} characters shown)")
         assert len(str(text)) < MAX_VALUE + 100
         assert table_lines(pilot)[1].rstrip().endswith("x…")
         assert screen.review is not None

@@ -117,6 +117,34 @@ async def test_c_adds_and_edits_a_note(app: RagdiagApp, runs_path) -> None:
     assert [e["note"] for e in entries] == ["check D2", "check D2 again"]
 
 
+async def test_c_on_a_note_too_long_to_edit_offers_to_replace_it(app: RagdiagApp) -> None:
+    """A 100,000-line note is not loaded into the text area (seconds per press): the dialog
+    says how long it is and that saving replaces it; escape keeps it whole."""
+    from textual.widgets import TextArea
+
+    from ragdiag_tui.ui.screens.note import EDIT_LINES
+
+    long_note = "\n".join(f"line {n}" for n in range(100_000))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        screen.review.set_note(PASS, long_note)
+        await pilot.press("c")
+        notice = str(app.screen.query_one("#note-too-long").render())
+        assert "100,000 lines" in notice and "replaces it" in notice
+        assert app.screen.query_one(TextArea).text == ""
+        await pilot.press(*"typed", "escape")
+        assert screen.review.note(PASS) == long_note  # escape keeps the long note
+        await pilot.press("c", *"short now", "ctrl+s")
+        assert screen.review.note(PASS) == "short now"
+        # Just under the limit the note is still edited in place.
+        editable = "\n".join("x" for _ in range(EDIT_LINES))
+        screen.review.set_note(PASS, editable)
+        await pilot.press("c")
+        assert not app.screen.query("#note-too-long")
+        assert app.screen.query_one(TextArea).text == editable
+        await pilot.press("escape")
+
+
 async def test_invalid_lines_cannot_be_labelled(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)

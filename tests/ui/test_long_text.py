@@ -48,7 +48,7 @@ def test_lines_are_counted_and_cut_as_splitlines_splits_them() -> None:
                 assert head is not None and (head + "\n").splitlines() == lines[:limit]
     shown_lines = detail_text.shown_lines  # type: ignore[attr-defined]
     shown = shown_lines(long_text(NOTE_LINES, "line"), 20)
-    assert len(shown) == 21 and shown[-1] == f"… (20 of {NOTE_LINES} lines shown · t shows it whole)"
+    assert len(shown) == 21 and shown[-1] == f"… (20 of {NOTE_LINES:,} lines shown · t shows it whole)"
     assert shown_lines("a\x1b[2Jb", 5) == ["a\\x1b[2Jb"]  # still made safe
     assert shown_lines("x" * 10 + "\ny", 5, chars=4)[-1] == "… (4 of 12 characters shown · t shows it whole)"
 
@@ -62,7 +62,7 @@ async def test_a_25000_line_document_is_cut_by_lines_and_t_reads_it_whole(tmp_pa
         screen = await loaded(pilot)
         panel = await show_the_long_document(pilot, screen)
         shown = str(panel.visual)
-        assert f" of {DOC_LINES} lines shown · t shows the whole document)" in shown
+        assert f" of {DOC_LINES:,} lines shown · t shows the whole document)" in shown
         assert shown.count("\n") < SHOWN
         assert panel.virtual_size.height < SHOWN
         await pilot.press("t")
@@ -104,7 +104,7 @@ async def test_a_merged_100000_line_note_is_cut_and_t_reads_it_whole(tmp_path: P
         labels = screen.query_one("#run-labels")
         shown = str(labels.visual)
         # ann's note in the reviewers' block and as the run's note: each cut.
-        assert shown.count(f" of {NOTE_LINES} lines shown · t shows it whole)") == 2
+        assert shown.count(f" of {NOTE_LINES:,} lines shown · t shows it whole)") == 2
         assert shown.count("\n") < SHOWN
         assert f"remark {NOTE_LINES}" not in shown
         await pilot.press("t")

@@ -1,4 +1,11 @@
-"""NoteDialog: edit the free-text note on one run; dismisses with the text or None."""
+"""NoteDialog: edit the free-text note on one run; dismisses with the text or None.
+
+A text area prepares every line of its text when it opens (seconds for 100,000 lines),
+so a note too long to edit in place (more than `EDIT_LINES` lines or `EDIT_CHARS`
+characters, a merged or pasted log rather than a remark) is not loaded into it: the
+dialog says how long the note is, that `t` reads it whole, and offers an empty text
+area whose text *replaces* the note on save. Nothing changes until ctrl+s.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,26 @@ from textual.widgets import Button, Static, TextArea
 
 from ...core.common.text import visible
 from ..typeahead import focus_now
+
+EDIT_LINES = 1_000
+"""A note of more lines than this is replaced, not edited in place."""
+EDIT_CHARS = 50_000
+"""A note of more characters than this is replaced, not edited in place."""
+
+
+def too_long_to_edit(note: str) -> bool:
+    """Whether `note` is past what the text area opens at once (see the module's docstring)."""
+    return len(note) > EDIT_CHARS or note.count("\n", 0, EDIT_CHARS + 1) >= EDIT_LINES
+
+
+def long_note_notice(note: str) -> str:
+    """What the dialog says instead of showing a note too long to edit."""
+    lines = note.count("\n") + 1
+    return (
+        f"The note in force is {lines:,} lines ({len(note):,} characters), too long to edit here; "
+        "`t` in the detail reads it whole. What you type below replaces it when you save; "
+        "escape keeps it as it is."
+    )
 
 
 class NoteDialog(ModalScreen[str | None]):
@@ -37,7 +64,11 @@ class NoteDialog(ModalScreen[str | None]):
                 Content.assemble("Note on run ", (visible(self.run_id), "bold")),
                 classes="dialog-title",
             )
-            yield TextArea(self.note, id="note-text", soft_wrap=True, show_line_numbers=False)
+            replace = too_long_to_edit(self.note)
+            if replace:
+                yield Static(long_note_notice(self.note), id="note-too-long", markup=False)
+            text = "" if replace else self.note
+            yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Static("ctrl+s saves · escape cancels", classes="dialog-hint", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", variant="primary", id="save")

@@ -40,7 +40,7 @@ def cut(text: str, limit: int = MAX_VALUE) -> str:
     """`text`, or its first `limit` characters and its full length (exports keep it whole)."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… ({limit} of {len(text)} characters shown)"
+    return f"{text[:limit]}… ({limit:,} of {len(text):,} characters shown)"
 
 
 @lru_cache(maxsize=32)
@@ -68,11 +68,11 @@ def shown_lines(text: str, lines: int, chars: int = MAX_VALUE, whole: str = "t s
     part = text if head is None else head
     if len(part) > chars:
         shown = [visible(line) for line in part[:chars].splitlines()]
-        return [*shown, f"… ({chars} of {len(text)} characters shown · {whole})"]
+        return [*shown, f"… ({chars:,} of {len(text):,} characters shown · {whole})"]
     shown = [visible(line) for line in part.splitlines()] or [""]
     if head is None:
         return shown
-    return [*shown, f"… ({lines} of {line_count(text)} lines shown · {whole})"]
+    return [*shown, f"… ({lines:,} of {line_count(text):,} lines shown · {whole})"]
 
 
 def value_text(value: Any) -> str:
