@@ -32,8 +32,9 @@ from .mapping import FieldMap
 LOOKAHEAD = 10  # non-blank lines after the first that the vote looks at
 _RULE_FIELDS = ("id", "required", "context", "correct")
 # A string (cut at the line's end if never closed: JSON strings hold no raw line breaks),
-# a bracket, or a comma.
-_TOKEN = re.compile(r'"(?:[^"\\\r\n]|\\[^\r\n])*"?|[\[\]{},]')
+# a bracket, or a comma. The string is matched as runs of plain characters between escapes
+# (the "unrolled loop"), not one alternation per character: 40 times faster on a 10 MB string.
+_TOKEN = re.compile(r'"[^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*"?|[\[\]{},]')
 _OPENER = {"]": "[", "}": "{"}
 
 
