@@ -35,8 +35,8 @@ async def test_a_typed_extension_picks_the_export_format(demo_path: Path, tmp_pa
         assert isinstance(dialog, ExportDialog)
         target = tmp_path / "typed.csv"
         path_input = dialog.query_one("#export-path", Input)
-        path_input.value = ""
-        await pilot.press(*str(target))
+        path_input.value = str(target.with_suffix(""))  # the folder as given; the extension typed
+        await pilot.press("end", *target.suffix)
         await wait_until(pilot, lambda: dialog.fmt == "csv", "the format to follow the extension")
         await pilot.pause()
         assert dialog.query_one("#export-format", RadioSet).pressed_index == 1  # CSV
