@@ -6,8 +6,10 @@ On the cached run files of make_runs.py (benchmarks/data/), with the store loade
 (not timed), it prints the best of `--repeat` timings of:
 
 - drawing a sample: the population of a view (by the file's labels), its run ids,
-  and `random.Random(seed).sample`: lucky answers (50 and auto-sized), all runs
-  (auto-sized), and lucky answers under a text filter;
+  and the draw (the sha256 key of every id, the n smallest): lucky answers (50 and
+  auto-sized), all runs (auto-sized), and lucky answers under a text filter; beside
+  each, the former draw, `random.Random(seed).sample` over the same population, and
+  the ratio of the two;
 - the spot-check statistics (`spot_check_report`) of a 385-run sample of lucky
   answers, every run reviewed, a third overturned, tags on half; and of a
   10,000-run sample of all runs;
@@ -16,8 +18,8 @@ On the cached run files of make_runs.py (benchmarks/data/), with the store loade
   bytes a document) and reading one document's text, with the memory the index
   takes.
 
-Beside each, a baseline: `random.sample` alone over the same ids, and one bare
-pass over the sample's ids. Nothing is asserted; the goals are a draw under 0.5 s
+Baselines: the draw alone over ids already built, `random.sample` alone over the
+same ids, and one bare pass over the sample's ids. Nothing is asserted; the goals are a draw under 0.5 s
 and the statistics under 0.2 s at a million runs.
 """
 
@@ -63,6 +65,13 @@ def sample(review: Review, view: str, n: int | str, query: str = "", seed: int =
     return draw(ids, auto_size(len(ids)) if n == "auto" else int(n), seed)
 
 
+def former_sample(review: Review, view: str, n: int | str, query: str = "", seed: int = 7) -> list[str]:
+    """The draw before issue 20: `random.Random(seed).sample` of the ids in file order."""
+    rows = population(review.store, review, view, query)
+    ids = population_ids(review.store, rows)
+    return random.Random(seed).sample(ids, min(len(ids), auto_size(len(ids)) if n == "auto" else int(n)))
+
+
 def reviewed_spot_check(review: Review, name: str, view: str, size: int) -> None:
     ids = sample(review, view, size)
     rows = population(review.store, review, view)
@@ -87,15 +96,23 @@ def bench_size(n: int, repeat: int) -> None:
     lucky_ids = population_ids(store, population(store, review, "lucky"))
     all_ids = population_ids(store, population(store, review, "all"))
     print(f"\n{n:,} runs: {len(lucky_ids):,} lucky answers")
-    figures = {
-        "draw 50 lucky answers": lambda: sample(review, "lucky", 50),
-        f"draw auto ({auto_size(len(lucky_ids))}) lucky answers": lambda: sample(review, "lucky", "auto"),
-        f"draw auto ({auto_size(len(all_ids))}) of all runs": lambda: sample(review, "all", "auto"),
-        "draw 50 lucky answers matching 'kb'": lambda: sample(review, "lucky", 50, "kb"),
-        "  baseline: random.sample(50) of the lucky ids": lambda: draw(lucky_ids, 50, 7),
-        "  baseline: random.sample(385) of all ids": lambda: draw(all_ids, 385, 7),
+    draws = {
+        "draw 50 lucky answers": ("lucky", 50, ""),
+        f"draw auto ({auto_size(len(lucky_ids))}) lucky answers": ("lucky", "auto", ""),
+        f"draw auto ({auto_size(len(all_ids))}) of all runs": ("all", "auto", ""),
+        "draw 50 lucky answers matching 'kb'": ("lucky", 50, "kb"),
     }
-    for label, function in figures.items():
+    print(f"  {'':<52}{'sha256':>9}{'former':>9}{'ratio':>8}")
+    for label, how in draws.items():
+        now = best_of(repeat, lambda how=how: sample(review, *how))
+        former = best_of(repeat, lambda how=how: former_sample(review, *how))
+        print(f"  {label:<52}{now * 1000:9.1f}{former * 1000:9.1f}{now / former:7.1f}x")
+    baselines = {
+        "  baseline: the draw alone, 385 of all ids": lambda: draw(all_ids, 385, 7),
+        "  baseline: random.sample(50) of the lucky ids": lambda: random.Random(7).sample(lucky_ids, 50),
+        "  baseline: random.sample(385) of all ids": lambda: random.Random(7).sample(all_ids, 385),
+    }
+    for label, function in baselines.items():
         print(f"  {label:<52}{best_of(repeat, function) * 1000:9.1f}")
     reviewed_spot_check(review, "lucky-385", "lucky", 385)
     reviewed_spot_check(review, "all-10000", "all", min(10_000, n))

@@ -5,18 +5,26 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from typing import TYPE_CHECKING
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
 from .options import AddCommand, add_file, add_journal
 
+if TYPE_CHECKING:
+    from ..core.analysis.sampling import Sample
+    from ..core.review.records import SpotCheck
+
 _EPILOG = (
-    "The population is the view's runs in file order (narrowed by --filter); the stage\n"
-    "views and lucky count by the FILE's labels, so a population does not shrink as\n"
-    "reviewers overturn labels. The draw is exactly\n"
-    "    random.Random(SEED).sample(population_ids_in_file_order, N)\n"
-    "(N capped at the population): the same file, view, filter, N and seed give the\n"
-    "same ids on any machine. The spot-check (name, view, filter, seed, population,\n"
-    "ids, who, when) is journaled; the ids are printed one per line.\n\n"
+    "The population is the view's runs (narrowed by --filter); the stage views and\n"
+    "lucky count by the FILE's labels, so a population does not shrink as reviewers\n"
+    "overturn labels. Each run's key is\n"
+    '    sha256(UTF-8 of str(SEED) + "\\x1f" + run id), as lowercase hex\n'
+    "(an invalid line is keyed by its name, 'line N'), and the sample is the N runs with\n"
+    "the smallest keys, in key order (N capped at the population): the same runs, view,\n"
+    "filter, N and seed give the same ids on any machine and in any file order, and the\n"
+    "first K of a sample of N are the sample of K. The spot-check (name, view, filter,\n"
+    "seed, population, ids, who, when) is journaled and keeps its ids: a spot-check\n"
+    "recorded earlier is never drawn again. The ids are printed one per line.\n\n"
     "-n auto chooses the size that bounds a proportion's 95% interval to +-MARGIN in\n"
     "the worst case: n0 = 1.96^2 * 0.25 / MARGIN^2, n = ceil(n0 / (1 + (n0 - 1) / N)).\n\n"
     "exit status: 0 drawn, 1 drawn but some lines of FILE are invalid, 2 nothing drawn\n"
@@ -110,6 +118,17 @@ def _add_record_options(sample: argparse.ArgumentParser) -> None:
     )
 
 
+def _kept(earlier: SpotCheck, sample: Sample) -> str:
+    """Why a spot-check drawn with the very same settings holds other runs: it keeps them."""
+    settings = (earlier.view, earlier.filter, earlier.seed, earlier.population, earlier.size)
+    if settings != (sample.view, sample.filter, sample.seed, sample.population, len(sample.ids)):
+        return ""
+    return (
+        " with the same view, filter, seed and size but other runs than this draw gives (drawn by an "
+        "earlier version, or from another file); it keeps its runs"
+    )
+
+
 def run_sample(args: argparse.Namespace) -> int:
     from ..core.analysis.sampling import default_name, draw_sample
     from ..core.common.text import visible
@@ -133,7 +152,8 @@ def run_sample(args: argparse.Namespace) -> int:
     if earlier is not None and not same and not args.replace:
         err(
             f"a spot-check named '{name}' already exists ({earlier.view}, seed {earlier.seed}, "
-            f"{len(earlier.ids)} runs, drawn by {earlier.reviewer}); choose another --name, or --replace"
+            f"{len(earlier.ids)} runs, drawn by {earlier.reviewer}){_kept(earlier, sample)}; "
+            "choose another --name, or --replace"
         )
         return EXIT_UNREADABLE
     if not same:  # drawing the same sample again records nothing new

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -13,6 +14,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.cli import main
+from ragdiag_tui.core.review.state import open_review
 
 WriteRuns = Callable[..., Path]
 
@@ -109,6 +111,11 @@ def journal_label(
         journal.write(json.dumps(record) + "\n")
 
 
+def by_key(ids: list[str], n: int, seed: int) -> list[str]:
+    """The documented draw, computed with hashlib alone: the n smallest sha256 keys, in order."""
+    return sorted(ids, key=lambda i: hashlib.sha256(f"{seed}\x1f{i}".encode()).hexdigest())[:n]
+
+
 def journal_records(path: Path) -> list[dict[str, Any]]:
     journal = Path(f"{path}.review.jsonl")
     return json_lines(journal.read_text(encoding="utf-8")) if journal.exists() else []
@@ -123,7 +130,7 @@ def test_sample_prints_the_drawn_ids_and_journals_the_spot_check(
     )
     assert code == 0
     population = [f"lucky-{i}" for i in range(30)]
-    assert out.splitlines() == random.Random(42).sample(population, 5)
+    assert out.splitlines() == by_key(population, 5, 42)  # the documented sha256 draw
     assert "lucky-5: 5 of 30 runs in the lucky view, seed 42" in err
     (record,) = journal_records(path)
     assert {key: record[key] for key in ("kind", "name", "view", "filter", "seed", "population", "size")} == {
@@ -164,7 +171,7 @@ def test_sample_json_shape(capsys: pytest.CaptureFixture[str], write_runs: Write
         "view": "all",
         "seed": 1,
         "population": 20,
-        "ids": random.Random(1).sample([f"pass-{i}" for i in range(20)], 3),
+        "ids": by_key([f"pass-{i}" for i in range(20)], 3, 1),
     }
 
 
@@ -188,6 +195,31 @@ def test_a_used_name_needs_replace(capsys: pytest.CaptureFixture[str], write_run
     assert "a spot-check named 'lucky-7' already exists" in err and "--replace" in err
     code, out, _ = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "7", "--seed", "4", "--replace")
     assert code == 0 and [record["seed"] for record in journal_records(path)] == [3, 4]
+
+
+def test_a_spot_check_drawn_before_the_sha256_draw_keeps_its_ids(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    # Journaled by an earlier version, which drew random.Random(3).sample of the ids in file order.
+    path = lucky_file(write_runs)
+    old_ids = random.Random(3).sample([f"lucky-{i}" for i in range(30)], 7)
+    assert old_ids != by_key([f"lucky-{i}" for i in range(30)], 7, 3)
+    record = {"v": 1, "kind": "spot-check", "name": "lucky-7", "view": "lucky", "filter": "", "seed": 3,
+              "population": 30, "size": 7, "ids": old_ids, "reviewer": "bo",
+              "at": "2026-11-01T00:00:00Z"}  # fmt: skip
+    Path(f"{path}.review.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    for run_id in old_ids[:2]:
+        journal_label(path, run_id, False)
+    before = Path(f"{path}.review.jsonl").read_bytes()
+    code, out, err = run_cli(capsys, "sample", path, "--view", "lucky", "-n", "7", "--seed", "3")
+    assert (code, out) == (2, "")  # nothing re-drawn, nothing replaced
+    assert "same view, filter, seed and size but other runs" in err and "it keeps its runs" in err
+    assert Path(f"{path}.review.jsonl").read_bytes() == before
+    code, out, _ = run_cli(capsys, "stats", path, "--json")
+    (spot_check,) = json.loads(out)["spot_checks"]
+    assert (spot_check["name"], spot_check["reviewed"], spot_check["overturned"]) == ("lucky-7", 2, 2)
+    review = open_review(path, reviewer="al")
+    assert review.spot_checks["lucky-7"].ids == tuple(old_ids)
 
 
 def test_more_than_the_population_takes_it_all(

@@ -9,21 +9,31 @@ labels: a lucky answer a reviewer relabels incorrect is still one of the lucky
 answers sampled from. `reviewed` and `unreviewed` are, by their nature, the
 review's state when the sample is drawn.
 
-The draw is exactly
+The draw is one definition, the same in every engine (the local path here, DuckDB,
+Spark): each run of the population gets the key
 
-    random.Random(seed).sample(population_ids_in_file_order, n)
+    sha256(UTF-8 of str(seed) + "\x1f" + run id), as lowercase hex  (`sample_key`)
 
-with `n` capped at the population, so the same file, view, filter, n and seed give
-the same run ids, in the same order, on any machine and Python 3 version (the
-sampling algorithm of `random.sample` and the Mersenne Twister seeded from an int
-are stable across versions).
+and the sample of size n is the n runs with the smallest keys, in ascending key order
+(the whole population, in key order, when n is larger than it). A run keeps its key
+whatever else is in the population and wherever it sits in the file, so the same
+seed gives the same ids on any machine, in any file order, and the first k runs of a
+sample of n are the sample of k. Two runs with one id (a repeated id) have one key:
+the earlier in the file comes first. An invalid line is keyed by its name, `line N`.
+A lone surrogate in an id (which UTF-8 cannot encode) is encoded as its three bytes,
+as Python's `surrogatepass` does.
+
+A spot-check already recorded keeps the ids it was recorded with: nothing is
+re-drawn (earlier versions drew `random.Random(seed).sample(ids_in_file_order, n)`).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+import hashlib
+import heapq
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import Any
 
 from ..review.state import Review
@@ -103,21 +113,45 @@ def population_ids(store: RunStore, rows: Sequence[int]) -> list[str]:
     return [f"line {lines[row]}" if row in errors else ids[row] for row in rows]
 
 
-def draw(population_ids: Sequence[str], n: int, seed: int) -> list[str]:
-    """`random.Random(seed).sample(population_ids, n)`; the whole population, shuffled
-    the same way, when `n` is larger than it."""
+def sample_key(seed: int, run_id: str) -> str:
+    """A run's key in the draw of `seed`: `sha256(UTF-8 of str(seed) + "\x1f" + run_id)`,
+    lowercase hex. The sample of size n is the n runs with the smallest keys."""
+    return hashlib.sha256(_key_bytes(f"{seed}\x1f{run_id}")).hexdigest()
+
+
+def _key_bytes(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _smallest(ids: Sequence[str], places: Iterable[int], n: int, seed: int) -> list[int]:
+    """The indexes in `ids` of the n smallest keys, in key order; a tie (one id twice) goes
+    to the smaller place in the file. Raw digests order as their lowercase hex does, and
+    cost less to make and compare."""
     if n < 0:
         raise SampleError(f"the sample size must be 0 or more, got {n}")
-    return random.Random(seed).sample(population_ids, min(n, len(population_ids)))
+    start = hashlib.sha256(_key_bytes(f"{seed}\x1f"))
+
+    def digest(run_id: str, fresh: Any = start.copy) -> bytes:
+        key = fresh()
+        key.update(_key_bytes(run_id))
+        return key.digest()
+
+    keyed = zip(map(digest, ids), places, count())
+    return [index for _, _, index in heapq.nsmallest(n, keyed)]
+
+
+def draw(population_ids: Sequence[str], n: int, seed: int) -> list[str]:
+    """The `n` ids with the smallest `sample_key(seed, id)`, in ascending key order (a
+    repeated id: the earlier one first); the whole population, in key order, when `n` is
+    larger than it."""
+    return [population_ids[index] for index in _smallest(population_ids, count(), n, seed)]
 
 
 def draw_ids(store: RunStore, rows: Sequence[int], n: int, seed: int) -> list[str]:
-    """`draw(population_ids(store, rows), n, seed)` without building every id first.
-
-    `random.sample` chooses positions from the population's length and the generator
-    alone, so drawing rows and naming the drawn rows gives the very same ids.
-    """
-    return population_ids(store, draw(rows, n, seed))  # type: ignore[arg-type]
+    """`draw(population_ids(store, rows), n, seed)`, a tie broken by the rows' places in
+    the file whatever the order of `rows`."""
+    ids = population_ids(store, rows)
+    return [ids[index] for index in _smallest(ids, rows, n, seed)]
 
 
 def default_name(view: str, size: int) -> str:

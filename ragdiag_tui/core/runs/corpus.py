@@ -14,8 +14,10 @@ Two sources, looked up in this order:
 A JSON Lines or CSV corpus is opened by indexing where each document starts in
 the file (its id and byte offset: the texts are not kept), and a text is read
 from the file when it is asked for, so a corpus of a million documents opens in
-bounded memory. A JSON file is one value and is read whole: use JSON Lines for
-big corpora. A document without a usable id, or that cannot be read at all (not
+bounded memory. A JSON corpus is indexed the same way, each document of its array
+by its place (`corpus_json`: opening holds the file once, then the index), except
+one msgspec cannot read (`NaN`, a lone surrogate escape), which is read whole.
+A document without a usable id, or that cannot be read at all (not
 JSON, nested too deeply, not valid CSV, not UTF-8), is skipped with a warning naming
 its line; the rest still loads. Asking for an ID the corpus lacks says so
 (`DocText.text` is None and `reason` tells why), and so does a text read back that
@@ -25,6 +27,7 @@ Opening raises only DocsError; `lookup` never raises.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -39,6 +42,7 @@ from typing import Any
 import msgspec
 
 from ..common.jsonutil import decode
+from .corpus_json import CorpusChanged, array_documents, array_region, check_utf8
 from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
@@ -119,6 +123,10 @@ class _IdOnly(msgspec.Struct):
     id: Any = None
 
 
+_ID_LIST = msgspec.json.Decoder(list[_IdOnly])
+_ANY = msgspec.json.Decoder()
+
+
 _NOTHING: Any = object()
 
 
@@ -151,7 +159,8 @@ class DocStore:
         self._starts = array("Q")
         self._ends = array("Q")
         self._lines = array("I")
-        self._texts: dict[str, Any] = {}  # JSON: the parsed documents
+        self._positions = array("I")  # JSON: each document's place in the array
+        self._texts: dict[str, Any] = {}  # JSON read whole: the parsed documents
         self._header: list[str] = []
         self._id_column = 0
         self._delimiter = ","
@@ -303,30 +312,63 @@ class DocStore:
                 self._add(doc_id, start, lines.offset, line)
 
     def _load_json(self, handle: io.BufferedReader, lines_too: bool = False) -> bool:
-        """Read a JSON corpus whole. False when it is JSON Lines after all (`lines_too`: the
-        file starts with `{`, and holds one document or a document followed by more)."""
-        text = handle.read().decode("utf-8-sig")
+        """Index a JSON corpus in a stream (`corpus_json`), or, when msgspec cannot read it,
+        read it whole with the standard decoder (which words the error). False when it is JSON
+        Lines after all (`lines_too`: the file starts with `{`, and holds one document or a
+        document followed by more)."""
+        data = handle.read()
+        check_utf8(data)
+        region = array_region(data, 3 if data.startswith(codecs.BOM_UTF8) else 0)
+        if region is None:
+            text = data.decode("utf-8-sig")
+            del data
+            return self._load_json_whole(text, lines_too)
+        del data
+        row_of, starts, ends, lines = self._row_of, self._starts, self._ends, self._lines
+        position = 0
         try:
-            data = decode(text)
-        except json.JSONDecodeError as exc:
-            if lines_too and exc.msg == "Extra data":
-                return False
-            raise DocsError(f"{self.path}, line {exc.lineno}: not JSON ({exc.msg})") from None
-        except RecursionError:
-            line = text.count("\n", 0, _deepest(text)) + 1
-            raise DocsError(f"{self.path}, line {line}: nested too deeply to read") from None
-        except ValueError as exc:  # what the decoder itself refuses
-            raise DocsError(f"{self.path}: not JSON ({exc})") from None
-        if isinstance(data, dict) and isinstance(data.get("documents"), list):
-            data = data["documents"]
-        elif lines_too and isinstance(data, dict):
+            for spans in array_documents(handle, *region, self._ids_of):
+                for doc_id, start, end, line in zip(*spans, strict=True):
+                    position += 1
+                    if isinstance(doc_id, str) and doc_id not in row_of:
+                        row_of[doc_id] = len(starts)
+                        starts.append(start)
+                        ends.append(end)
+                        lines.append(line)
+                        self._positions.append(position)
+                    elif isinstance(doc_id, str):
+                        first = self._positions[row_of[doc_id]]
+                        self._warn(position, f"skipped (id {doc_id!r} already document {first})", "document")
+                    else:
+                        self._warn(position, "skipped (no string id)", "document")
+        except CorpusChanged as exc:
+            raise DocsError(f"{self.path}: {exc}") from None
+        return True
+
+    def _ids_of(self, piece: bytes, elements: list[msgspec.Raw]) -> list[Any]:
+        """The ids of a piece of a JSON corpus's array (`corpus_json.IdsOf`); None for an
+        element that is not an object."""
+        if self.id_source == "id":
+            try:
+                return [document.id for document in _ID_LIST.decode(piece)]
+            except msgspec.ValidationError:  # an element that is not an object: one by one
+                pass
+        found: list[Any] = []
+        for raw in elements:
+            try:
+                found.append(read_source(_ANY.decode(raw), self.id_source))
+            except (msgspec.DecodeError, RecursionError):
+                found.append(None)
+        return found
+
+    def _load_json_whole(self, text: str, lines_too: bool) -> bool:
+        """A JSON corpus msgspec cannot read (not JSON, `NaN`, a lone surrogate escape, nested
+        too deeply, no `documents` array), read whole: the documents are kept parsed."""
+        documents = _whole_json_documents(self.path, text, lines_too)
+        if documents is None:
             return False
-        if not isinstance(data, list):
-            raise DocsError(
-                f"{self.path}: expected a JSON array of documents, or an object with a 'documents' array"
-            )
         first_at: dict[str, int] = {}
-        for position, obj in enumerate(data, start=1):
+        for position, obj in enumerate(documents, start=1):
             doc_id = read_source(obj, self.id_source)
             if not isinstance(doc_id, str):
                 self._warn(position, "skipped (no string id)", "document")
@@ -343,7 +385,7 @@ class DocStore:
     def lookup(self, doc_id: str) -> DocText:
         """The document's text, read from the file now; or why there is none. Never raises:
         a file changed since it was indexed says so."""
-        if self.format == "json":
+        if self._texts:
             obj = self._texts.get(doc_id)
             if obj is None:
                 return DocText(doc_id, None, "", f"not in {self.path}")
@@ -354,6 +396,8 @@ class DocStore:
         if self._fd is None:
             return DocText(doc_id, None, "", f"{self.path} is closed")
         where = f", line {self._lines[row]}"
+        if self._positions:
+            where = f", document {self._positions[row]} (line {self._lines[row]})"
         size = self._ends[row] - self._starts[row]
         try:
             data = os.pread(self._fd, size, self._starts[row])
@@ -446,6 +490,29 @@ def _csv_problem(message: str, line: int) -> str:
     if message.startswith("field larger than field limit"):
         return f"a cell is longer than {FIELD_LIMIT:,} characters"
     return f"not valid CSV: {message}"
+
+
+def _whole_json_documents(path: str, text: str, lines_too: bool) -> list[Any] | None:
+    """The documents of a JSON corpus read whole by the standard decoder; None when it is JSON
+    Lines after all (`lines_too`). Raises DocsError naming the line where it is not JSON."""
+    try:
+        data = decode(text)
+    except json.JSONDecodeError as exc:
+        if lines_too and exc.msg == "Extra data":
+            return None
+        raise DocsError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        line = text.count("\n", 0, _deepest(text)) + 1
+        raise DocsError(f"{path}, line {line}: nested too deeply to read") from None
+    except ValueError as exc:  # what the decoder itself refuses
+        raise DocsError(f"{path}: not JSON ({exc})") from None
+    if isinstance(data, dict) and isinstance(data.get("documents"), list):
+        return data["documents"]
+    if lines_too and isinstance(data, dict):
+        return None
+    if not isinstance(data, list):
+        raise DocsError(f"{path}: expected a JSON array of documents, or an object with a 'documents' array")
+    return data
 
 
 def _deepest(text: str) -> int:
