@@ -68,6 +68,37 @@ async def test_d_draws_a_sample_of_the_view_and_opens_it_in_sample_order(app: Ra
         assert record["kind"] == "spot-check" and record["ids"] == expected and record["seed"] == 7
 
 
+async def test_the_draw_runs_in_a_worker_and_escape_cancels_it(app: RagdiagApp, monkeypatch) -> None:
+    """Keying a million runs takes most of a second: the dialog says it is drawing, ignores
+    a second enter, and escape closes it with nothing recorded."""
+    import threading
+
+    from ragdiag_tui.ui.screens import sample as sample_screen
+
+    started, release, calls = threading.Event(), threading.Event(), []
+    real = sample_screen.draw_ids
+
+    def slow_draw(*args):  # type: ignore[no-untyped-def]
+        calls.append(args)
+        started.set()
+        release.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(sample_screen, "draw_ids", slow_draw)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        await pilot.press("enter")
+        await wait_until(pilot, started.is_set, "the draw to start")
+        assert "Drawing 11 of 11" in screen_text(app)
+        await pilot.press("enter", "escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, SampleDialog), "the dialog to close")
+        release.set()
+        await pilot.pause()
+        assert len(calls) == 1 and screen.spot_check is None and not screen.review.spot_checks
+
+
 async def test_sample_dialog_refuses_a_margin_above_a_half(app: RagdiagApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)

@@ -48,6 +48,7 @@ __getattr__, __all__ = public_api(
             "population",
             "population_ids",
             "sample_key",
+            "sample_plan",
         ],
         "sorting": ["ASCENDING", "DESCENDING", "FILE_ORDER", "SORT_COLUMNS", "sort_rows"],
         "spotcheck": ["SpotCheckReport", "format_spot_checks", "spot_check_report", "spot_check_reports"],

@@ -190,11 +190,20 @@ def draw_sample(
     """Draw from the population of `view` narrowed by `query` (see `population`):
     `n` runs, or with n == "auto" the size `estimate.auto_size(population, margin)`.
     Raises SampleError for an unknown view or size."""
+    rows, size = sample_plan(store, review, view, n, query, margin)
+    return Sample(view, query, seed, len(rows), tuple(draw_ids(store, rows, size, seed)))
+
+
+def sample_plan(
+    store: RunStore, review: Review, view: str, n: int | str, query: str = "", margin: float = 0.05
+) -> tuple[list[int], int]:
+    """What `draw_sample` draws from and how many: the population's rows (`population`)
+    and the size asked (`n`, or with n == "auto" `estimate.auto_size(population, margin)`).
+    The draw itself (`draw_ids`) reads only the store's ids, so it can run off the UI's
+    thread. Raises SampleError for an unknown view or size."""
     rows = population(store, review, view, query)
     if n == "auto":
-        size = auto_size(len(rows), margin)
-    elif isinstance(n, int) and not isinstance(n, bool):
-        size = n
-    else:
-        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
-    return Sample(view, query, seed, len(rows), tuple(draw_ids(store, rows, size, seed)))
+        return rows, auto_size(len(rows), margin)
+    if isinstance(n, int) and not isinstance(n, bool):
+        return rows, n
+    raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")

@@ -2,7 +2,10 @@
 
 Size (a number, or `auto` with a margin), a seed (a fresh random one by default;
 the same seed draws the same runs again) and a name. Dismisses with (name, Sample),
-or None. The draw is `core.sampling.draw_sample`, the very one `ragdiag-tui sample` uses.
+or None. The draw is `core.sampling.draw_sample`'s, the very one `ragdiag-tui sample` uses:
+the population and size are worked out at once, and the draw itself (a key per run: 0.7 s
+over a million runs) runs in a worker thread, the dialog saying so, so the screen never
+freezes; escape still cancels.
 """
 
 from __future__ import annotations
@@ -17,9 +20,18 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+from textual.worker import Worker, WorkerState
 
 from ...core.analysis.estimate import margin_problem
-from ...core.analysis.sampling import NOUNS, Sample, SampleError, default_name, draw_sample, population
+from ...core.analysis.sampling import (
+    NOUNS,
+    Sample,
+    SampleError,
+    default_name,
+    draw_ids,
+    population,
+    sample_plan,
+)
 from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
@@ -38,6 +50,8 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         self.store, self.review, self.view, self.filter_text = store, review, view, query
         self.taken = taken
         self.population = len(population(store, review, view, query))
+        self.drawing: tuple[str, int, int] | None = None
+        """(name, seed, population) of the draw under way in a worker, if one is."""
 
     @on(Input.Changed, "#sample-size")
     def _size_changed(self, event: Input.Changed) -> None:
@@ -98,6 +112,8 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#draw")
     def action_draw(self) -> None:
+        if self.drawing is not None:
+            return  # one draw at a time: a second enter while it runs changes nothing
         size_text = self._value("sample-size").lower()
         size: int | str
         try:
@@ -112,18 +128,42 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
             self._refuse(f"{problem[0].upper()}{problem[1:]}.")
             return
         try:
-            sample = draw_sample(self.store, self.review, self.view, size, seed, self.filter_text, margin)
+            rows, count = sample_plan(self.store, self.review, self.view, size, self.filter_text, margin)
         except SampleError as exc:
             self._refuse(str(exc))
             return
-        if not sample.ids:
+        if count < 0:
+            self._refuse(f"The sample size must be 0 or more, got {count}.")
+            return
+        if not rows or count == 0:
             self._refuse("Nothing to draw: the view and filter hold no runs.")
             return
-        name = self._value("sample-name") or default_name(self.view, len(sample.ids))
+        name = self._value("sample-name") or default_name(self.view, min(count, len(rows)))
         if name in self.taken:
             self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
             return
-        self.dismiss((name, sample))
+        self._start_draw(name, seed, rows, count)
+
+    def _start_draw(self, name: str, seed: int, rows: list[int], count: int) -> None:
+        self.drawing = (name, seed, len(rows))
+        self.query_one("#draw", Button).disabled = True
+        hint = self.query_one("#sample-error", Static)
+        hint.remove_class("-error")
+        hint.update(f"Drawing {min(count, len(rows)):,} of {len(rows):,}… escape cancels.")
+        store = self.store
+        self.run_worker(lambda: draw_ids(store, rows, count, seed), thread=True, group="draw")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "draw" or self.drawing is None:
+            return
+        name, seed, size = self.drawing
+        if event.state == WorkerState.SUCCESS:
+            ids = tuple(event.worker.result or ())
+            self.dismiss((name, Sample(self.view, self.filter_text, seed, size, ids)))
+        elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            self.drawing = None
+            self.query_one("#draw", Button).disabled = False
+            self._refuse(f"The draw failed: {event.worker.error or 'cancelled'}")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
