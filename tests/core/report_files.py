@@ -109,3 +109,34 @@ class Page(HTMLParser):
 
 def page(path: Path) -> Page:
     return Page(path.read_text(encoding="utf-8"))
+
+
+def hostile_review(folder: Path) -> tuple[Path, Path, Path]:
+    """A run file whose every text is hostile markup (ids, questions, answers, document IDs and
+    texts), reviewed by hostile reviewers with hostile notes and tags, in a spot-check with a
+    hostile name; with its documents and a tag file of hostile names. Every run is a lucky
+    answer overturned by its reviewers. Returns (run file, documents, tags)."""
+    path, docs, tags = folder / "hostile.jsonl", folder / "docs.jsonl", folder / "tags.toml"
+    runs = [
+        {
+            "id": f"{h}#{i}",
+            "question": h,
+            "answer": h,
+            "required": [h, f"doc{i}"],
+            "context": [f"doc{i}"],
+            "correct": True,
+            "model": h,
+        }
+        for i, h in enumerate(HOSTILE)
+    ]
+    path.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
+    docs.write_text("".join(json.dumps({"id": h, "text": h}) + "\n" for h in HOSTILE), encoding="utf-8")
+    tags.write_text(
+        "".join(f'[[tag]]\nkey = "t{i}"\nname = {json.dumps(h)}\n' for i, h in enumerate(HOSTILE[:5])),
+        encoding="utf-8",
+    )
+    ids = draw(path, "lucky", len(HOSTILE), name=HOSTILE[3])
+    for at, run in enumerate(ids):
+        for reviewer in (HOSTILE[at], HOSTILE[(at + 1) % len(HOSTILE)]):
+            label(path, run, False, reviewer, ["t0", HOSTILE[at]], note=HOSTILE[at])
+    return path, docs, tags

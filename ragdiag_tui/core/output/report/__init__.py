@@ -13,6 +13,6 @@ __getattr__, __all__ = public_api(
     {
         "charts": ["ChartsUnavailable", "INSTALL", "require_matplotlib"],
         "model": ["DEFAULT_LIMIT", "ReportData", "ReportError", "ReportOptions", "build_report"],
-        "write": ["FORMATS", "report_format", "write_report"],
+        "write": ["FORMATS", "default_report_path", "report_format", "write_report"],
     },
 )

@@ -18,6 +18,11 @@ FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
 _STANDALONE = ('<svg role="img" ', '<svg role="img" style="background: #ffffff; color: #1b1f24" ')
 
 
+def default_report_path(run_path: str | os.PathLike[str]) -> str:
+    """Beside the run file: `runs.jsonl` -> `runs.report.html` (what the app's key writes)."""
+    return f"{os.path.splitext(os.fspath(run_path))[0]}.report.html"
+
+
 def report_format(path: str) -> str:
     """`html` or `md`, from the output's extension; ReportError for any other."""
     fmt = FORMATS.get(os.path.splitext(path)[1].lower())
