@@ -52,7 +52,7 @@ PAGE_TAGS = {
     "figcaption",
     "script",
 }
-SVG_TAGS = {"svg", "defs", "g", "path", "use", "clippath", "rect", "text", "image", "polyline", "line"}
+SVG_TAGS = {"svg", "defs", "g", "path", "use", "clippath", "rect", "text", "polyline", "line"}
 
 
 @pytest.fixture

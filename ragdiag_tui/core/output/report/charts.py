@@ -152,24 +152,22 @@ def missed_chart(documents: Sequence[tuple[str, int]]) -> str:
 
 
 def transition_chart(transitions: dict[str, dict[str, int]]) -> str:
-    """The stage transition matrix: OLD stage (rows) by NEW stage (columns), counts in cells."""
+    """The stage transition matrix: OLD stage (rows) by NEW stage (columns), counts in cells
+    (vector cells, never a raster image)."""
     names = list(transitions)
     counts = [[transitions[old][new] for new in names] for old in names]
+    top = max(max(row) for row in counts) or 1
     with _figure("transitions", 0.9 + 0.45 * len(names)) as (figure, axes):
-        axes.imshow(counts, cmap="Blues", aspect="auto")
-        top = max(max(row) for row in counts) or 1
+        axes.pcolormesh(counts, cmap="Blues", vmin=0, vmax=top, edgecolors="#ffffff", linewidth=1)
         for y, row in enumerate(counts):
             for x, n in enumerate(row):
-                axes.text(
-                    x,
-                    y,
-                    f"{n:,}" if n else "·",
-                    ha="center",
-                    va="center",
-                    color="white" if n > top / 2 else "#1b1f24",
-                )
-        axes.set_xticks(range(len(names)), names)
-        axes.set_yticks(range(len(names)), names)
+                shown = f"{n:,}" if n else "·"
+                colour = "#ffffff" if n > top / 2 else "#1b1f24"
+                axes.text(x + 0.5, y + 0.5, shown, ha="center", va="center", color=colour)
+        ticks = [at + 0.5 for at in range(len(names))]
+        axes.set_xticks(ticks, names)
+        axes.set_yticks(ticks, names)
+        axes.invert_yaxis()
         axes.set_xlabel("NEW stage")
         axes.set_ylabel("OLD stage")
         axes.xaxis.set_label_position("top")
