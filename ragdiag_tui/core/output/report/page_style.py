@@ -25,7 +25,8 @@ h4 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
 p, ul { margin: .4rem 0 .8rem; }
 code, .id { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .9em; }
 .muted { color: var(--muted); }
-dl.facts { display: grid; grid-template-columns: fit-content(40%) minmax(0, 1fr); gap: .2rem 1rem; margin: 1rem 0;
+dl.facts { display: grid; grid-template-columns: fit-content(40%) minmax(0, 1fr); gap: .2rem 1rem;
+  margin: 1rem 0;
   padding: .8rem 1rem; background: var(--panel); border-radius: 6px; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
