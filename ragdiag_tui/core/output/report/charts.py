@@ -35,7 +35,7 @@ STAGE_COLOURS = {
 LUCKY_COLOUR = "#c2185b"
 RATE_COLOUR = "#3b6fd1"
 LABEL_CHARS = 40  # a label longer than this is cut, with an ellipsis
-WIDTH = 7.0  # inches; the page scales each chart to its column
+WIDTH = 5.2  # inches; the page scales each chart to its column (a phone: about three quarters)
 _RC = {
     "svg.fonttype": "none",
     "font.family": "sans-serif",
@@ -84,6 +84,7 @@ def _figure(name: str, height: float) -> Iterator[tuple[Figure, Axes]]:
     # The salt makes each chart's ids its own: several SVGs share one page.
     with matplotlib.rc_context({**_RC, "svg.hashsalt": name}):
         figure = Figure(figsize=(WIDTH, height), layout="constrained")
+        figure.get_layout_engine().set(w_pad=0.08, h_pad=0.06)  # room for a wider fallback font
         yield figure, figure.subplots()
 
 
@@ -133,7 +134,7 @@ def rate_chart(name: str, rates: Sequence[tuple[str, dict[str, Any]]]) -> str:
         axes.set_ylim(len(labels) - 0.5, -0.7)
         axes.set_xlim(0, 108)
         axes.set_xticks(range(0, 101, 20))
-        axes.set_xlabel("estimated share of the population, % (95% interval)")
+        axes.set_xlabel("% of the population, with its 95% interval", loc="right")
         axes.grid(axis="x", color=MUTED, alpha=0.3)
         return _svg(figure)
 

@@ -3,6 +3,8 @@ runs and the evidence cards of its overturned runs."""
 
 from __future__ import annotations
 
+import os
+
 from . import charts
 from .evidence import EvidenceCard
 from .html_text import esc, esc_lines, figure, label_html, rate_text, table
@@ -132,11 +134,11 @@ def card_html(card: EvidenceCard) -> str:
         "</div>",
     ]
     for doc in card.documents:
-        parts.append(f'<span class="label">Missing: <span class="id">{esc(doc.id)}</span></span>')
+        parts.append(f'<p><span class="label">Missing</span> <span class="id">{esc(doc.id)}</span></p>')
         if doc.excerpt is None:
             parts.append(f'<p class="muted">{esc(doc.reason)}</p>')
         else:
-            source = "the run's own contexts" if doc.source == "run" else doc.source
+            source = "the run's own contexts" if doc.source == "run" else os.path.basename(doc.source)
             parts.append(f"<blockquote>{esc_lines(doc.excerpt.text)}</blockquote>")
             parts.append(f'<p class="muted">from {esc(source)}</p>')
     parts.append("</article>")

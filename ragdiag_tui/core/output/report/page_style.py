@@ -33,7 +33,7 @@ dl.facts dd { margin: 0; }
 .sentence { font-size: 1.05rem; padding: .6rem .9rem; border-left: 4px solid var(--accent);
   background: var(--panel); border-radius: 0 6px 6px 0; }
 figure { margin: .8rem 0 1.2rem; }
-figure svg { display: block; width: 100%; max-width: 760px; height: auto; }
+figure svg { display: block; width: 100%; max-width: 600px; height: auto; }
 svg * { stroke-linejoin: round; stroke-linecap: butt; }
 figcaption { color: var(--muted); font-size: .9rem; }
 .scroll { overflow-x: auto; margin: .4rem 0 1rem; }
