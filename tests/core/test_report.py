@@ -4,6 +4,7 @@ its evidence cards show the overturned runs, and its Markdown twin travels."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -200,3 +201,25 @@ def test_the_markdown_report_has_the_tables_and_ids_and_its_charts_beside(
     for chart in ("stages", "rates-0", "missed"):
         assert (tmp_path / f"report-{chart}.svg").is_file()
         assert f"(report-{chart}.svg)" in text
+
+
+def test_other_commands_never_import_matplotlib(tmp_path: Path) -> None:
+    code = (
+        "import sys\nfrom ragdiag_tui.cli import main\n"
+        f"main(['stats', {str(DEMO)!r}, '--no-journal'])\n"
+        "print('matplotlib' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stderr.strip().endswith("False")
+
+
+def test_a_long_table_of_reviewed_runs_is_cut_and_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ragdiag_tui.core.output.report import model
+
+    monkeypatch.setattr(model, "REVIEWED_SHOWN", 2)
+    path, _ = reviewed_demo(tmp_path)
+    out = tmp_path / "report.html"
+    assert run(capsys, "report", path, "-o", out)[0] == 0
+    assert "Reviewed runs (the first 2 of 5)" in page(out).text

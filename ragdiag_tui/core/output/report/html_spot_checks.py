@@ -38,7 +38,7 @@ def _one(section: SpotCheckSection, data: ReportData, at: int) -> str:
         ]
         parts.append(figure(charts.rate_chart(f"{at}", rates), "Estimated rates with 95% intervals"))
         parts.append(_tags_table(figures["tags"], data, report.settled))
-    parts.append(_reviewed_table(section.reviewed))
+    parts.append(_reviewed_table(section.reviewed, section.reviewed_total))
     parts.append(_evidence(section, data.limit))
     parts.append("</section>")
     return "".join(parts)
@@ -67,7 +67,7 @@ def _tags_table(tags: dict[str, dict], data: ReportData, settled: int) -> str:
     return table(("reason tag", "key", "runs", "estimate (95% CI)"), rows, numeric=(2,))
 
 
-def _reviewed_table(runs: tuple[ReviewedRun, ...]) -> str:
+def _reviewed_table(runs: tuple[ReviewedRun, ...], total: int) -> str:
     if not runs:
         return '<p class="muted">No run of this spot-check is reviewed yet.</p>'
     rows = []
@@ -87,7 +87,8 @@ def _reviewed_table(runs: tuple[ReviewedRun, ...]) -> str:
             ]
         )
     head = ("id", "question", "file label", "label in force", "reviewers", "tags", "note")
-    return f"<h4>Reviewed runs ({len(runs):,})</h4>" + table(head, rows)
+    shown = f"the first {len(runs):,} of {total:,}" if len(runs) < total else f"{total:,}"
+    return f"<h4>Reviewed runs ({shown})</h4>" + table(head, rows)
 
 
 def _evidence(section: SpotCheckSection, limit: int) -> str:

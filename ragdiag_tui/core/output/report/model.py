@@ -33,6 +33,7 @@ TOP_MISSED = 20
 DEFAULT_LIMIT = 20
 QUESTION_LIMIT = 300  # characters of a question in a table of reviewed runs
 NOTE_LIMIT = 500
+REVIEWED_SHOWN = 1000  # rows of a spot-check's table of reviewed runs: the page stays small
 
 
 class ReportError(Exception):
@@ -87,7 +88,8 @@ class SpotCheckSection:
     """One spot-check: its figures, its reviewed runs, and the evidence of its overturned runs."""
 
     report: SpotCheckReport
-    reviewed: tuple[ReviewedRun, ...]
+    reviewed: tuple[ReviewedRun, ...]  # the first REVIEWED_SHOWN reviewed runs, in sample order
+    reviewed_total: int
     cards: tuple[EvidenceCard, ...]  # the first `limit` overturned runs'
     overturned_ids: tuple[str, ...]  # every overturned run, in sample order
 
@@ -192,7 +194,8 @@ def _section(review: Review, report: SpotCheckReport, options: ReportOptions) ->
     ids = review.store.ids
     return SpotCheckSection(
         report,
-        tuple(_reviewed_run(review, row) for row in reviewed),
+        tuple(_reviewed_run(review, row) for row in reviewed[:REVIEWED_SHOWN]),
+        len(reviewed),
         evidence_cards(review, overturned, options.docs, options.limit),
         tuple(ids[row] for row in overturned),
     )
