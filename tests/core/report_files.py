@@ -22,7 +22,7 @@ HOSTILE = [
     "javascript:document.title='pwned-js'",
     "</script><script>document.title='pwned-close'</script>",
     "<svg onload=\"document.title='pwned-svg'\"></svg>",
-    "[link](javascript:alert(1)) *em* | pipe | https://evil.example/x www.evil.example `code` $x$",
+    "x](javascript:alert(1)) [link](javascript:alert(1)) *em* | pipe | https://evil.example/x www.evil.example `code` $x$",
 ]
 
 
@@ -136,6 +136,7 @@ def hostile_review(folder: Path) -> tuple[Path, Path, Path]:
         encoding="utf-8",
     )
     ids = draw(path, "lucky", len(HOSTILE), name=HOSTILE[3])
+    draw(path, "lucky", 2, name=HOSTILE[5])  # a second spot-check, named in Markdown link syntax
     for at, run in enumerate(ids):
         for reviewer in (HOSTILE[at], HOSTILE[(at + 1) % len(HOSTILE)]):
             label(path, run, False, reviewer, ["t0", HOSTILE[at]], note=HOSTILE[at])

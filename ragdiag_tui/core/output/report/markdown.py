@@ -64,6 +64,7 @@ def render_markdown(data: ReportData, charts: dict[str, str]) -> str:
 
 
 def _chart(title: str, name: str | None) -> list[str]:
+    """A chart written beside, by its file name (ours); `title`: Markdown already escaped."""
     return [f"Chart: ![{title}]({name})", ""] if name else []
 
 
@@ -97,7 +98,7 @@ def _spot_check(section: SpotCheckSection, data: ReportData, chart: str | None) 
                 [md(data.tag_names.get(key, key)), md(key), f"{tag['count']:,} of {report.settled:,}", shown]
             )
         out += md_table(("reason tag", "key", "runs", "estimate (95% CI)"), rows)
-        out += _chart(f"Rates of {visible(report.name)}", chart)
+        out += _chart(f"Rates of {md(report.name)}", chart)
     out += [f"Overturned runs ({len(section.overturned_ids):,}): {md_ids(section.overturned_ids)}", ""]
     return out
 
