@@ -22,7 +22,8 @@ HOSTILE = [
     "javascript:document.title='pwned-js'",
     "</script><script>document.title='pwned-close'</script>",
     "<svg onload=\"document.title='pwned-svg'\"></svg>",
-    "x](javascript:alert(1)) [link](javascript:alert(1)) *em* | pipe | https://evil.example/x www.evil.example `code` $x$",
+    "x](javascript:alert(1)) [link](javascript:alert(1)) *em* | pipe | https://evil.example/x "
+    "www.evil.example `code` $x$",
 ]
 
 
