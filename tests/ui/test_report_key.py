@@ -7,6 +7,8 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
+from textual.pilot import Pilot
+
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 
@@ -30,16 +32,22 @@ class _Data(HTMLParser):
             self.json += data
 
 
+async def press_r_on_the_statistics_screen(pilot: Pilot) -> list[tuple[str, str]]:
+    """Open the statistics screen once the runs are in, press `r`; the notices from then on."""
+    await loaded(pilot)
+    told = record_notifications(pilot.app)
+    await pilot.press("s")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, StatisticsScreen), "the statistics screen")
+    await pilot.press("r")
+    return told
+
+
 async def test_r_on_the_statistics_screen_writes_the_report_and_says_where(tmp_path: Path) -> None:
     path, _ = reviewed_demo(tmp_path)
     report = tmp_path / "demo.report.html"
     app = create_app(path, reviewer="cleo")
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        told = record_notifications(app)
-        await pilot.press("s")
-        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen), "the statistics screen")
-        await pilot.press("r")
+        told = await press_r_on_the_statistics_screen(pilot)
         await wait_until(pilot, lambda: any("Report written" in m for m, _ in told), "the notice", 60)
         assert (f"Report written to {report}", "information") in told
         assert isinstance(app.screen, StatisticsScreen)  # the figures stay on screen
@@ -54,11 +62,7 @@ async def test_r_in_blind_mode_writes_nothing(tmp_path: Path) -> None:
     path, _ = reviewed_demo(tmp_path)
     app = create_app(path, reviewer="cleo", blind=True)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        told = record_notifications(app)
-        await pilot.press("s")
-        await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen), "the statistics screen")
-        await pilot.press("r")
+        told = await press_r_on_the_statistics_screen(pilot)
         await wait_until(pilot, lambda: told, "a notice")
     assert "No report in blind mode" in told[0][0]
     assert not (tmp_path / "demo.report.html").exists()

@@ -3,11 +3,10 @@ agreement between reviewers, the most-missed documents, and the comparison with 
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import charts
-from .html_text import esc, figure, figure_text, id_list, percent, table
+from .html_text import esc, figure, id_list, table
 from .model import ReportData
+from .tables import agreement_rows
 
 LUCKY_NOTE = "labelled correct, but a required document is missing from the context"
 
@@ -47,22 +46,7 @@ def agreement_html(data: ReportData) -> str:
     agreement = data.stats["agreement"]
     if len(agreement["reviewers"]) < 2:
         return ""
-    pairs = [
-        [
-            " / ".join(esc(name) for name in pair["reviewers"]),
-            f"{pair['overlap']:,}",
-            percent(pair["agreement"]),
-            _kappa(pair),
-        ]
-        for pair in agreement["pairs"]
-    ]
-    with_file = [
-        [esc(one["reviewer"]), f"{one['overlap']:,}", percent(one["agreement"]), _kappa(one)]
-        for one in agreement["with_file"]
-    ]
-    alpha = figure_text(agreement["alpha"])
-    if agreement["alpha"] is None:
-        alpha += f" ({esc(agreement['alpha_reason'])})"
+    pairs, with_file, alpha = agreement_rows(agreement, esc)
     return (
         "<h2>Agreement between reviewers</h2>"
         + table(("reviewers", "overlap", "agreement", "Cohen's kappa"), pairs, numeric=(1, 2, 3))
@@ -74,12 +58,6 @@ def agreement_html(data: ReportData) -> str:
         + f"<p>In conflict (reviewers disagree, nobody adjudicated): {len(data.conflicts):,} "
         f"{id_list(data.conflicts)}</p><p>Adjudicated: {data.adjudicated:,}</p>"
     )
-
-
-def _kappa(row: dict[str, Any]) -> str:
-    if row["kappa"] is None:
-        return f'n/a <span class="muted">({esc(row["kappa_reason"])})</span>'
-    return figure_text(row["kappa"])
 
 
 def missed_html(data: ReportData) -> str:

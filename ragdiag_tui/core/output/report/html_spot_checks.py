@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 
+from ...analysis.spotcheck import SpotCheckReport
 from . import charts
 from .evidence import EvidenceCard
-from .html_text import esc, esc_lines, figure, label_html, rate_text, table
+from .html_text import esc, esc_lines, figure, label_html, table
 from .model import ReportData, ReviewedRun, SpotCheckSection
+from .tables import rates, tag_rows
 
 
 def spot_checks_html(data: ReportData) -> str:
@@ -24,7 +26,6 @@ def spot_checks_html(data: ReportData) -> str:
 
 def _one(section: SpotCheckSection, data: ReportData, at: int) -> str:
     report = section.report
-    figures = report.to_json()
     parts = [
         f'<section class="spot-check"><h3>{esc(report.name)}</h3>',
         f'<p class="sentence">{esc(report.sentence())}</p>',
@@ -33,11 +34,9 @@ def _one(section: SpotCheckSection, data: ReportData, at: int) -> str:
         f"(view {esc(report.view)}, seed {report.seed}).</p>",
     ]
     if report.settled:
-        rates = [("Overturned", figures["overturned_rate"])] + [
-            (data.tag_names.get(key, key), tag["rate"]) for key, tag in figures["tags"].items()
-        ]
-        parts.append(figure(charts.rate_chart(f"{at}", rates), "Estimated rates with 95% intervals"))
-        parts.append(_tags_table(figures["tags"], data, report.settled))
+        chart = charts.rate_chart(f"{at}", rates(report, data.tag_names))
+        parts.append(figure(chart, "Estimated rates with 95% intervals"))
+        parts.append(_tags_table(report, data))
     parts.append(_reviewed_table(section.reviewed, section.reviewed_total))
     parts.append(_evidence(section, data.limit))
     parts.append("</section>")
@@ -51,19 +50,8 @@ def _progress(reviewed: int, sampled: int) -> str:
     )
 
 
-def _tags_table(tags: dict[str, dict], data: ReportData, settled: int) -> str:
-    rows = []
-    for key, tag in tags.items():
-        rate = tag["rate"]
-        shown = rate_text(rate)
-        rows.append(
-            [
-                esc(data.tag_names.get(key, key)),
-                f'<span class="id">{esc(key)}</span>',
-                f"{tag['count']:,} of {settled:,}",
-                shown,
-            ]
-        )
+def _tags_table(report: SpotCheckReport, data: ReportData) -> str:
+    rows = tag_rows(report, data.tag_names, esc, lambda key: f'<span class="id">{esc(key)}</span>')
     return table(("reason tag", "key", "runs", "estimate (95% CI)"), rows, numeric=(2,))
 
 

@@ -62,18 +62,3 @@ def embedded_json(data: Any) -> str:
     except UnicodeEncodeError:  # a lone surrogate (a legal \\ud800 escape in a run)
         text = json.dumps(data)
     return text.translate(_JSON_ESCAPES)
-
-
-def percent(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}%"
-
-
-def figure_text(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def rate_text(rate: dict[str, float | None]) -> str:
-    """An interval of the JSON figures as `24% (14-37%)`, or `-` without an estimate."""
-    if rate["estimate"] is None:
-        return "-"
-    return f"{100 * rate['estimate']:.0f}% ({100 * rate['low']:.0f}-{100 * rate['high']:.0f}%)"

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...common.text import visible
-from .html_text import figure_text, percent, rate_text
 from .model import ReportData, SpotCheckSection
+from .tables import agreement_rows, tag_rows
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 LISTED = 50  # ids listed per list
@@ -90,14 +90,9 @@ def _spot_check(section: SpotCheckSection, data: ReportData, chart: str | None) 
     out = [f"### {md(report.name)}", "", f"> {md(report.sentence())}", ""]
     out += [f"Progress: {report.reviewed:,} of {report.in_file:,} sampled runs reviewed.", ""]
     if report.settled:
-        rows = []
-        for key, tag in report.to_json()["tags"].items():
-            rate = tag["rate"]
-            shown = rate_text(rate)
-            rows.append(
-                [md(data.tag_names.get(key, key)), md(key), f"{tag['count']:,} of {report.settled:,}", shown]
-            )
-        out += md_table(("reason tag", "key", "runs", "estimate (95% CI)"), rows)
+        out += md_table(
+            ("reason tag", "key", "runs", "estimate (95% CI)"), tag_rows(report, data.tag_names, md, md)
+        )
         out += _chart(f"Rates of {md(report.name)}", chart)
     out += [f"Overturned runs ({len(section.overturned_ids):,}): {md_ids(section.overturned_ids)}", ""]
     return out
@@ -106,21 +101,7 @@ def _spot_check(section: SpotCheckSection, data: ReportData, chart: str | None) 
 def _agreement(agreement: dict[str, Any], data: ReportData) -> list[str]:
     if len(agreement["reviewers"]) < 2:
         return []
-
-    def kappa(row: dict[str, Any]) -> str:
-        return figure_text(row["kappa"]) if row["kappa"] is not None else f"n/a ({md(row['kappa_reason'])})"
-
-    pairs = [
-        [" / ".join(md(n) for n in p["reviewers"]), f"{p['overlap']:,}", percent(p["agreement"]), kappa(p)]
-        for p in agreement["pairs"]
-    ]
-    files = [
-        [md(o["reviewer"]), f"{o['overlap']:,}", percent(o["agreement"]), kappa(o)]
-        for o in agreement["with_file"]
-    ]
-    alpha = figure_text(agreement["alpha"])
-    if agreement["alpha"] is None:
-        alpha += f" ({md(agreement['alpha_reason'])})"
+    pairs, files, alpha = agreement_rows(agreement, md)
     return [
         "## Agreement between reviewers",
         "",

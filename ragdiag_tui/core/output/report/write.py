@@ -13,6 +13,7 @@ from . import charts
 from .html_page import render_html
 from .markdown import render_markdown
 from .model import ReportData, ReportError
+from .tables import rates
 
 FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
 _STANDALONE = ('<svg role="img" ', '<svg role="img" style="background: #ffffff; color: #1b1f24" ')
@@ -61,11 +62,7 @@ def markdown_charts(data: ReportData) -> dict[str, str]:
     for at, section in enumerate(data.spot_checks):
         report = section.report
         if report.settled:
-            figures = report.to_json()
-            rates = [("Overturned", figures["overturned_rate"])] + [
-                (data.tag_names.get(key, key), tag["rate"]) for key, tag in figures["tags"].items()
-            ]
-            drawn[f"rates-{at}"] = charts.rate_chart(f"{at}", rates)
+            drawn[f"rates-{at}"] = charts.rate_chart(f"{at}", rates(report, data.tag_names))
     if data.most_missed:
         drawn["missed"] = charts.missed_chart(data.most_missed)
     if data.baseline is not None:
