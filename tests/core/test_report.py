@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -199,7 +200,8 @@ def test_the_markdown_report_has_the_tables_and_ids_and_its_charts_beside(
     assert "| reason tag | key | runs | estimate (95% CI) |" in text
     assert "## Agreement between reviewers" in text
     for chart in ("stages", "rates-0", "missed"):
-        assert (tmp_path / f"report-{chart}.svg").is_file()
+        svg = ElementTree.parse(tmp_path / f"report-{chart}.svg").getroot()  # a file of its own
+        assert svg.tag == "{http://www.w3.org/2000/svg}svg" and "color: #1b1f24" in svg.get("style", "")
         assert f"(report-{chart}.svg)" in text
 
 
