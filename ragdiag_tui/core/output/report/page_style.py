@@ -66,7 +66,8 @@ footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
   .ids { grid-template-columns: 1fr; }
 }
 @media print {
-  :root { --fg: #000; --muted: #444; --bg: #fff; --panel: #f2f2f2; --line: #bbb; }
+  :root { color-scheme: light; --fg: #000; --muted: #444; --bg: #fff; --panel: #f2f2f2; --line: #bbb;
+    --bad: #c62828; --good: #2e7d32; --warn: #b26a00; --accent: #3b6fd1; }
   body { max-width: none; padding: 0; font-size: 11pt; }
   h2 { break-after: avoid; }
   figure, .card, tr { break-inside: avoid; }
