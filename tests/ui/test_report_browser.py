@@ -134,3 +134,23 @@ def test_the_demo_report_draws_every_chart_at_a_desk_and_on_a_phone(
     wide = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert wide[0] <= wide[1], overflowing(browser)  # nothing scrolls sideways but the tables, in their box
     assert all(c["width"] <= wide[1] for c in charts_drawn(browser))
+
+
+def test_the_page_follows_the_dark_scheme_and_prints_dark_on_white(
+    browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    path, _ = reviewed_demo(tmp_path)
+    page = tmp_path / "report.html"
+    assert main(["report", str(path), "-o", str(page)]) == 0
+    style = "const s = getComputedStyle(document.body); return [s.color, s.backgroundColor];"
+    dark = [{"name": "prefers-color-scheme", "value": "dark"}]
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "screen", "features": dark})
+    opened(browser, page)
+    assert browser.execute_script(style) == ["rgb(230, 232, 235)", "rgb(22, 24, 28)"]
+    # The charts' text is the page's colour (currentColor), so it follows the scheme too.
+    fill = "return getComputedStyle(document.querySelector('figure svg text')).fill"
+    assert browser.execute_script(fill) == "rgb(230, 232, 235)"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print", "features": dark})
+    opened(browser, page)
+    assert browser.execute_script(style) == ["rgb(0, 0, 0)", "rgb(255, 255, 255)"]
+    assert browser.execute_script(fill) == "rgb(0, 0, 0)"
