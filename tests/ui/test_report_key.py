@@ -66,3 +66,15 @@ async def test_r_in_blind_mode_writes_nothing(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: told, "a notice")
     assert "No report in blind mode" in told[0][0]
     assert not (tmp_path / "demo.report.html").exists()
+
+
+async def test_with_an_export_folder_the_report_goes_there(tmp_path: Path) -> None:
+    path, _ = reviewed_demo(tmp_path)
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    app = create_app(path, reviewer="cleo", export_dir=exports)
+    async with app.run_test(size=SIZE) as pilot:
+        told = await press_r_on_the_statistics_screen(pilot)
+        await wait_until(pilot, lambda: any("Report written" in m for m, _ in told), "the notice", 60)
+    assert (exports / "demo.report.html").is_file()
+    assert not (tmp_path / "demo.report.html").exists()

@@ -178,8 +178,11 @@ class StatisticsScreen(Screen[str | None]):
         self.refresh_bindings()  # `a` is offered only on a narrow terminal
 
     def action_write_report(self) -> None:
-        """Write the report of these figures beside the run file, and say where."""
-        self.report.write(getattr(self.app, "reason_tags", DEFAULT_TAGS), getattr(self.app, "docs", None))
+        """Write the report of these figures beside the run file (or into the app's export
+        folder), and say where."""
+        app = self.app
+        tags = getattr(app, "reason_tags", DEFAULT_TAGS)
+        self.report.write(tags, getattr(app, "docs", None), getattr(app, "export_dir", None))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -4,6 +4,7 @@ file as one HTML page (core.output.report), in a worker; a notice says where, or
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import TYPE_CHECKING
 
 from ...core.common.text import visible
@@ -25,11 +26,15 @@ class ReportWriter:
         self.review = review
         self.docs = docs  # the corpus the review screen has open, if any
 
-    def write(self, tags: tuple[Tag, ...], source: DocsSource | None) -> None:
+    def write(self, tags: tuple[Tag, ...], source: DocsSource | None, folder: str | None = None) -> None:
+        """Write the report beside the run file, or into `folder` (the app's only export folder,
+        when it has one: `serve`), replacing an earlier report of the same name."""
         if self.review.blind:  # the report shows every label: blind mode hides them
             self._tell("No report in blind mode: it would show the labels you are not to see yet.", "warning")
             return
         path = default_report_path(self.review.store.path)
+        if folder is not None:
+            path = os.path.join(folder, os.path.basename(path))
         self._tell(f"Writing the report to {path}…", "information")
         self.screen.run_worker(
             lambda: self._work(path, tags, source), name="report", group="report", exclusive=True, thread=True
