@@ -17,7 +17,7 @@ def spot_checks_html(data: ReportData) -> str:
     if not data.spot_checks:
         return (
             '<h2>Spot-checks</h2><p class="muted">No spot-check in the review: draw one with '
-            "<code>ragdiag-tui sample</code> or <code>t</code> in the app.</p>"
+            "<code>ragdiag-tui sample</code> or <code>D</code> in the app.</p>"
         )
     return "<h2>Spot-checks</h2>" + "".join(
         _one(section, data, at) for at, section in enumerate(data.spot_checks)
