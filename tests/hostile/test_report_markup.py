@@ -112,3 +112,19 @@ def test_the_markdown_renders_hostile_text_as_text(hostile: tuple[Path, Path, Pa
     text = "".join(parsed.text)
     for h in HOSTILE:
         assert h in text
+
+
+@pytest.mark.parametrize("suffix", [".html", ".md"])
+def test_lone_surrogates_and_controls_are_written_as_visible_escapes(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / "odd.jsonl"
+    path.write_text(
+        '{"id": "x\\ud800y\\u001b[31m", "question": "q\\udcff",'
+        ' "required": ["d\\ud800\\u001b"], "context": [], "correct": true}\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / f"report{suffix}"
+    assert main(["report", str(path), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")  # valid UTF-8 throughout
+    assert "\x1b" not in text and "\\x1b" in text
+    if suffix == ".html":
+        assert Page(text).data()["stats"]["most_missed"] == [{"id": "d\ud800\x1b", "runs": 1}]
