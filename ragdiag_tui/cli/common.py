@@ -91,3 +91,38 @@ def warn_unmapped(path: str, field_map: Any, command: str, files: list[str]) -> 
         return
     for line in found.lines(command, files) if found else ():
         err(line)
+
+
+def reviewed(args: argparse.Namespace) -> Any:
+    """The run file with its review applied, for the commands that only read it
+    (stats, export, report); reports on stderr what the journal contributed. Raises
+    JournalError when the journal cannot be read (going on would lose its labels)."""
+    from ..core.review.state import journal_applied, open_review
+
+    use = not args.no_journal
+    review = open_review(
+        args.file,
+        args.field_map,
+        args.journal,
+        use_journal=use,
+        writable=False,
+        apply_stale=args.apply_stale,
+    )
+    if review.journal is None:
+        err("review journal ignored (--no-journal): the file's own labels")
+        return review
+    for warning in review.warnings:
+        err(warning)
+    err(journal_applied(review))
+    if review.orphans:
+        err(f"{len(review.orphans)} journal entries name runs no longer in the file")
+    if review.stale:
+        err(
+            f"{len(review.stale)} journal entries left out: their runs changed in the file since "
+            "(--apply-stale includes them)"
+        )
+    if review.stale_applied:
+        err(f"{review.stale_applied} journal entries applied although their runs changed since")
+    if review.conflicts:
+        err(f"{len(review.conflicts)} runs in conflict (reviewers disagree): the file's label is in force")
+    return review

@@ -14,6 +14,7 @@ from .common import EXIT_UNREADABLE
 from .compare import add_compare, run_compare
 from .merge import add_merge, run_merge
 from .options import AddCommand
+from .report import add_report, run_report
 from .reports import add_export, add_stats, run_export, run_stats
 from .review import add_review, add_serve, run_review, run_serve
 from .rule import add_check, add_diagnose, run_check, run_diagnose
@@ -28,6 +29,7 @@ _TABLE: dict[str, tuple[Callable[[AddCommand], None], Handler]] = {
     "check": (add_check, run_check),
     "stats": (add_stats, run_stats),
     "export": (add_export, run_export),
+    "report": (add_report, run_report),
     "sample": (add_sample, run_sample),
     "serve": (add_serve, run_serve),
     "compare": (add_compare, run_compare),
@@ -43,6 +45,7 @@ commands:
   check FILE       compare a case file's expected outcomes with the rule
   stats FILE       runs per stage, lucky answers, most-missed documents
   export FILE -o OUT   the reviewed results, with the review journal applied
+  report FILE -o OUT.html|OUT.md   the figures, charts and evidence, to send
   serve FILE       the review app in a web browser
   compare OLD NEW  which runs moved between stages from one run file to another
   sample FILE --view VIEW -n N --seed S   draw a spot-check: a seeded sample of a view

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set, reviewed
 from .options import AddCommand, add_file, add_journal, add_tags
 
 
@@ -51,45 +50,10 @@ def add_export(command: AddCommand) -> None:
     add_journal(export, reading=True)
 
 
-def _reviewed(args: argparse.Namespace) -> Any:
-    """The run file with its review applied, for the commands that only read it
-    (stats, export); reports on stderr what the journal contributed. Raises
-    JournalError when the journal cannot be read (going on would lose its labels)."""
-    from ..core.review.state import journal_applied, open_review
-
-    use = not args.no_journal
-    review = open_review(
-        args.file,
-        args.field_map,
-        args.journal,
-        use_journal=use,
-        writable=False,
-        apply_stale=args.apply_stale,
-    )
-    if review.journal is None:
-        err("review journal ignored (--no-journal): the file's own labels")
-        return review
-    for warning in review.warnings:
-        err(warning)
-    err(journal_applied(review))
-    if review.orphans:
-        err(f"{len(review.orphans)} journal entries name runs no longer in the file")
-    if review.stale:
-        err(
-            f"{len(review.stale)} journal entries left out: their runs changed in the file since "
-            "(--apply-stale includes them)"
-        )
-    if review.stale_applied:
-        err(f"{review.stale_applied} journal entries applied although their runs changed since")
-    if review.conflicts:
-        err(f"{len(review.conflicts)} runs in conflict (reviewers disagree): the file's label is in force")
-    return review
-
-
 def run_stats(args: argparse.Namespace) -> int:
     from ..core.analysis.agreement import format_agreement, review_agreement
     from ..core.analysis.spotcheck import format_spot_checks, spot_check_reports
-    from ..core.analysis.stats import format_table, review_stats
+    from ..core.analysis.stats import format_table, review_stats, stats_document
     from ..core.review.records import JournalError
     from ..core.review.tags import TagsError
 
@@ -99,17 +63,16 @@ def run_stats(args: argparse.Namespace) -> int:
         err(str(exc))
         return EXIT_UNREADABLE
     try:
-        review = _reviewed(args)
+        review = reviewed(args)
     except JournalError as exc:  # counting without the labels would silently misreport
         err(str(exc))
         return EXIT_UNREADABLE
     stats = review_stats(review)
-    reports = spot_check_reports(review, tags)
-    agreement = review_agreement(review)
     if args.json:
-        spot_checks = [report.to_json() for report in reports]
-        print(dumps({**stats.to_json(), "spot_checks": spot_checks, "agreement": agreement.to_json()}))
+        print(dumps(stats_document(review, tags, stats)))
     else:
+        reports = spot_check_reports(review, tags)
+        agreement = review_agreement(review)
         print(format_table(stats, args.file))
         if reports:
             print("\n" + format_spot_checks(reports, tags))
@@ -122,7 +85,7 @@ def run_export(args: argparse.Namespace) -> int:
     from ..core.review.records import JournalError
 
     try:
-        review = _reviewed(args)
+        review = reviewed(args)
     except JournalError as exc:  # exporting without the labels would silently lose them
         err(str(exc))
         return EXIT_UNREADABLE

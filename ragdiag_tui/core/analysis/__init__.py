@@ -52,6 +52,6 @@ __getattr__, __all__ = public_api(
         ],
         "sorting": ["ASCENDING", "DESCENDING", "FILE_ORDER", "SORT_COLUMNS", "sort_rows"],
         "spotcheck": ["SpotCheckReport", "format_spot_checks", "spot_check_report", "spot_check_reports"],
-        "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats"],
+        "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats", "stats_document"],
     },
 )

@@ -15,6 +15,7 @@ from ..runs.store import store_means
 
 if TYPE_CHECKING:
     from ..review.state import Review
+    from ..review.tags import Tag
 
 STAGE_ORDER = RULE_STAGE_NAMES
 TOP_MISSED = 10
@@ -92,6 +93,18 @@ def review_stats(review: Review) -> Stats:
     stats.missed = store.missed_documents()
     stats.metrics = store_means(store)
     return stats
+
+
+def stats_document(review: Review, tags: tuple[Tag, ...], stats: Stats | None = None) -> dict[str, Any]:
+    """The object `stats --json` prints (and a report embeds): the file's figures, each
+    spot-check's, and the agreement between reviewers. `stats`: `review_stats(review)`, when
+    the caller has it already."""
+    from .agreement import review_agreement
+    from .spotcheck import spot_check_reports
+
+    stats = review_stats(review) if stats is None else stats
+    spot_checks = [report.to_json() for report in spot_check_reports(review, tags)]
+    return {**stats.to_json(), "spot_checks": spot_checks, "agreement": review_agreement(review).to_json()}
 
 
 def format_table(stats: Stats, name: str) -> str:

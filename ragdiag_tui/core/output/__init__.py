@@ -1,4 +1,5 @@
-"""What leaves the tool: export of the reviewed runs, and the streaming `diagnose` writer.
+"""What leaves the tool: export of the reviewed runs, the streaming `diagnose` writer, and
+the report (HTML or Markdown, with charts and the evidence).
 Uses every other part of the core.
 
 The names below are this package's public face; each is imported from its module on
@@ -20,7 +21,9 @@ __getattr__, __all__ = public_api(
             "exported_run",
             "format_for_path",
             "format_named_by",
+            "protected_paths",
             "refuse_sources",
         ],
+        "report": ["ReportError", "ReportOptions", "build_report", "write_report"],
     },
 )

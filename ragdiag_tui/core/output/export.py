@@ -342,7 +342,7 @@ def _valid(store: RunStore, rows: Iterable[int]) -> Iterator[int]:
     return (row for row in rows if store.is_valid(row))
 
 
-def _protected(store: RunStore, review: Review) -> tuple[str, ...]:
+def protected_paths(store: RunStore, review: Review) -> tuple[str, ...]:
     """The run file and its journal are the review's only copy: never export over them."""
     if not store.path:
         return ()
@@ -355,7 +355,7 @@ def refuse_sources(out_path: str, store: RunStore, review: Review) -> None:
     review journal (by any link): they are the review's only copy, never exported over.
     The app asks this before it asks whether to replace an existing file."""
     try:
-        check_output(out_path, _protected(store, review))
+        check_output(out_path, protected_paths(store, review))
     except WriteRefused as exc:
         raise ExportError(str(exc)) from None
 
@@ -396,7 +396,7 @@ def export_runs(
                 progress(done, len(order))
 
     try:
-        with open_output(out_path, protect=_protected(store, review)) as out:
+        with open_output(out_path, protect=protected_paths(store, review)) as out:
             if fmt == "csv":
                 header = _csv_header(store, order)
                 _write_csv(out, _with_flat_sources(runs(), _nested_sources(store)), header)

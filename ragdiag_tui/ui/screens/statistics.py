@@ -28,6 +28,7 @@ from ...core.analysis.stats import Stats
 from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.review.tags import DEFAULT_TAGS
+from ...core.runs.corpus import DocStore
 from ...core.runs.store import RunStore, store_means
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
@@ -35,6 +36,7 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.spot_check_panel import SpotCheckPanel
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
+from .statistics_report import ReportWriter
 
 TOP_DOCUMENTS = 100
 LUCKY_VIEW_KEY = VIEW_BY_NAME["lucky"].key
@@ -48,6 +50,7 @@ class StatisticsScreen(Screen[str | None]):
         # A priority binding, so the footer shows it although the list has enter too.
         Binding("enter", "show_runs_missing", "Show runs missing it", priority=True),
         Binding("a", "toggle_agreement", "Agreement"),
+        Binding("r", "write_report", "Write report"),
         Binding("escape,s", "close", "Back to runs"),
         Binding("q", "close", "Back", show=False),
     ]
@@ -57,10 +60,12 @@ class StatisticsScreen(Screen[str | None]):
         (AGREEMENT_BESIDE, "-wide"),
     ]
 
-    def __init__(self, store: RunStore, review: Review) -> None:
+    def __init__(self, store: RunStore, review: Review, docs: DocStore | None = None) -> None:
         super().__init__()
         self.store = store
         self.review = review
+        self.report = ReportWriter(self, review, docs)
+        """Writes the report of what the screen shows (`r`)."""
         missed = store.missed_documents()
         self.missed_count = len(missed)
         """How many documents some run misses; `documents` holds the top ones."""
@@ -171,6 +176,13 @@ class StatisticsScreen(Screen[str | None]):
 
     def on_resize(self) -> None:
         self.refresh_bindings()  # `a` is offered only on a narrow terminal
+
+    def action_write_report(self) -> None:
+        """Write the report of these figures beside the run file (or into the app's export
+        folder), and say where."""
+        app = self.app
+        tags = getattr(app, "reason_tags", DEFAULT_TAGS)
+        self.report.write(tags, getattr(app, "docs", None), getattr(app, "export_dir", None))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -11,6 +11,7 @@ from .host import ReviewHost
 from .keys import key_help
 
 if TYPE_CHECKING:
+    from .documents import Documents
     from .run_index import RunIndex
     from .showing import Showing
 
@@ -20,6 +21,11 @@ class DialogsHost(ReviewHost, Protocol):
 
     def set_filter(self, view: str, search: str, missing_doc: str | None) -> None:
         """Change the whole filter at once."""
+        ...
+
+    @property
+    def documents(self) -> Documents:
+        """The documents' text: its corpus, once open, goes into the statistics screen's report."""
         ...
 
 
@@ -55,7 +61,7 @@ class Dialogs:
                 screen.set_filter("all", "", document)
                 focus_now(screen.table)
 
-        screen.app.push_screen(StatisticsScreen(screen.store, screen.review), chosen)
+        screen.app.push_screen(StatisticsScreen(screen.store, screen.review, screen.documents.docs), chosen)
 
     def export(self) -> None:
         """The export dialog, over the runs shown."""

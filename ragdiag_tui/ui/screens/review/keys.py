@@ -140,7 +140,8 @@ OTHER_BINDINGS: list[BindingType] = [
         "s",
         "statistics",
         "Stats",
-        tooltip="Statistics: runs per stage, lucky answers, most-missed documents, spot-checks, agreement",
+        tooltip="Statistics: runs per stage, lucky answers, most-missed documents, spot-checks, agreement; "
+        "r there writes the report (HTML) beside the run file",
     ),
     Binding("e", "export", "Export", tooltip="Export: path, format (JSONL, CSV, JSON, Parquet), scope"),
     Binding(
