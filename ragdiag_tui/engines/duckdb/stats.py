@@ -1,0 +1,66 @@
+"""`stats DATASET --engine duckdb [--group-by FIELD]`: the counts of `stats --json`, for
+every run of the dataset and per value of a field."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ...core.runs.mapping import FieldMap
+from ..dataset import Dataset
+from ..results import Tally, grouped
+from .connect import connect
+from .pyrows import read_runs
+from .schema import plan
+from .sql import grouped_files, runs_sql
+
+_COUNTS = """
+SELECT v0, stage, stage = 'retrieval' AND label AS lucky, n_req, n_ctx, found, count(*)
+FROM ({runs}) GROUP BY ALL"""
+_MISSED = """
+SELECT v0, doc, count(*) FROM (SELECT v0, unnest(missing) AS doc FROM ({runs}) WHERE stage = 'retrieval')
+GROUP BY ALL"""
+
+
+def stats(ds: Dataset, mapping: FieldMap | None, *, group_by: str | None = None, top: int = 10) -> dict:
+    fields = (group_by,) if group_by else ()
+    plans = plan(ds.files, mapping, fields) if ds.format == "parquet" else [None] * len(ds.files)
+    tallies: defaultdict[str | None, Tally] = defaultdict(Tally)
+    for path, fields_sql in zip(ds.files, plans, strict=True):
+        if fields_sql is None:
+            _exact(path, ds, mapping, group_by, tallies)
+    groups = grouped_files(ds.files, plans)
+    if groups:
+        with connect() as con:
+            _sql(con, runs_sql(ds, groups, len(fields)), tallies, bool(group_by))
+    everything = Tally()
+    for tally in tallies.values():
+        everything.merge(tally)
+    if not group_by:
+        return everything.to_json(top)
+    return grouped(group_by, everything.to_json(top), {value: t.to_json(top) for value, t in tallies.items()})
+
+
+def _exact(path: Path, ds: Dataset, mapping: FieldMap | None, group_by: str | None,
+           tallies: defaultdict[str | None, Tally]) -> None:  # fmt: skip
+    fields = (group_by,) if group_by else ()
+    for run in read_runs(path, ds.relative(path), ds.format, mapping, fields):
+        tally = tallies[run.values[group_by] if group_by else None]
+        if run.error is not None:
+            tally.invalid += 1
+        else:
+            tally.add_run(run.stage or "", run.label, run.missing, *run.counts())
+
+
+def _sql(con: Any, runs: str, tallies: defaultdict[str | None, Tally], by_group: bool) -> None:
+    value = "v0" if by_group else "NULL AS v0"
+    runs = f"SELECT {value}, * EXCLUDE (v0) FROM ({runs})" if by_group else f"SELECT {value}, * FROM ({runs})"
+    for group, stage, lucky, n_req, n_ctx, found, count in con.execute(_COUNTS.format(runs=runs)).fetchall():
+        tally = tallies[group]
+        if stage == "invalid":
+            tally.invalid += count
+        else:
+            tally.add_run(stage, bool(lucky), (), n_req, n_ctx, found, count)
+    for group, doc, count in con.execute(_MISSED.format(runs=runs)).fetchall():
+        tallies[group].missed[doc] += count
