@@ -40,7 +40,7 @@ def write_parquet(path: Path, runs: Sequence[dict[str, Any]], extra: Sequence[st
         "context": pa.array([run.get("context") for run in runs], ID_LIST),
         "correct": pa.array(
             [run.get("correct") if type(run.get("correct")) is bool else None for run in runs], pa.bool_()
-        ),  # fmt: skip
+        ),
     }
     for name in extra:
         columns[name] = pa.array([run.get(name) for run in runs], pa.string())

@@ -141,8 +141,9 @@ def test_null_items_and_an_absent_context_are_invalid_runs_named_as_locally(tmp_
 
 def test_mapped_struct_paths_in_parquet_are_followed_as_the_field_map_follows_them(tmp_path: Path) -> None:
     doc = pa.struct([("doc_id", pa.string())])
+    name = pa.struct([("name", pa.string())])
     table = pa.table({
-        "run": pa.array([{"name": "a"}, {"name": None}, None, {"name": "d"}], pa.struct([("name", pa.string())])),
+        "run": pa.array([{"name": "a"}, {"name": None}, None, {"name": "d"}], name),
         "gold": pa.array([{"ids": ["d1", "d2"]}, {"ids": ["d1"]}, {"ids": []}, None],
                          pa.struct([("ids", pa.list_(pa.string()))])),
         "retrieved": pa.array([[{"doc_id": "d1"}], [{"doc_id": "d1"}, None], [], [{"doc_id": None}]],
