@@ -55,12 +55,18 @@ def local_rows(ds: Dataset, mapping: FieldMap | None = None) -> list[dict[str, A
     rows = []
     for path in ds.files:
         name = ds.relative(path)
+        own_ids = _own_ids(path, mapping)
+        if not path.read_bytes().strip():
+            continue  # an empty file: no runs (a single run file so empty is refused)
         for record in read_runs(path, field_map=mapping):
             if isinstance(record, LoadError) and "duplicate id" in record.reason:
                 rows.append({"repeated": True, "file": name, "line": record.line})  # a run in a dataset
                 continue
             if isinstance(record, LoadError):
-                row: dict[str, Any] = {} if record.id is None else {"id": record.id}
+                error_id = record.id
+                if error_id is not None and not isinstance(own_ids.get(record.line), str):
+                    error_id = f"{name}:{record.line}"  # named by its position in a single run file
+                row: dict[str, Any] = {} if error_id is None else {"id": error_id}
                 row.update({"file": name, "line": record.line, "error": record.kind})
                 if record.field:
                     row["field"] = record.field
@@ -72,6 +78,22 @@ def local_rows(ds: Dataset, mapping: FieldMap | None = None) -> list[dict[str, A
             run_id = record.id if isinstance(own, str) else f"{name}:{record.line}"
             rows.append({"id": run_id, "file": name, "line": record.line, **record.diagnosis})
     return rows
+
+
+def _own_ids(path: Path, mapping: FieldMap | None) -> dict[int, Any]:
+    """Each line's (row's) own id field, as mapped."""
+    if path.suffix == ".parquet":
+        objects = pq.read_table(path).to_pylist()
+    else:
+        objects = []
+        for line in path.read_text(encoding="utf-8", errors="surrogatepass").split("\n"):
+            try:
+                objects.append(json.loads(line))
+            except ValueError:
+                objects.append(None)
+    mapping = mapping or FieldMap()
+    return {number: mapping.id_of(obj) if mapping else (obj.get("id") if isinstance(obj, dict) else None)
+            for number, obj in enumerate(objects, 1)}  # fmt: skip
 
 
 def same_rows(got: list[dict[str, Any]], expected: list[dict[str, Any]]) -> bool:

@@ -85,8 +85,8 @@ def _sql_rows(
         for f, line, fid, rid, stage, label, bad, item, missing in zip(
             *(column.to_pylist() for column in batch.columns), strict=True
         ):
-            if stage == "invalid":
-                yield _invalid(mapping, f, line, fid, bad, item)
+            if stage == "invalid":  # the rule's own check names the run; a bad item only a real id
+                yield _invalid(mapping, f, line, rid if bad is None else fid, bad, item)
             else:
                 yield _row(rid, f, line, stage, missing, stage == "retrieval" and label is True)
 

@@ -116,6 +116,8 @@ def read_runs(
             continue  # a blank line
         values = _values(obj, raw, fields) if fields else {}
         if record is not None:
+            if record.id is not None and record.id == str(builder.position):  # perhaps named by position
+                record.id = dataset_run_id(_file_id(obj, raw, field_map), name, line)
             yield PyRun(line, record.id, None, None, None, None, None, record, raw, values)
             continue
         run_id, stage, label, required, context, missing = sink.run  # type: ignore[misc]
