@@ -44,7 +44,8 @@ def runs(draw: Any) -> list[dict[str, Any]]:
 ODD = st.sampled_from([
     "{not json", "[1, 2]", '"text"', "null", '{"required": "d1", "context": [], "correct": true}',
     '{"required": ["d1", 2], "context": [], "correct": true}', '{"id": 5, "required": ["d1"]}',
-    '{"required": ["d1"], "context": {"d1": 1}, "correct": false}', "", '{"required": ["\\ud800"], "correct": true}',
+    '{"required": ["d1"], "context": {"d1": 1}, "correct": false}', "",
+    '{"required": ["\\ud800"], "correct": true}',
 ])  # fmt: skip
 
 
