@@ -2,16 +2,17 @@
 
 The sample is the n runs of the population with the smallest keys (engines.results:
 sha256 of seed, US, run id), ascending; ties by (file, line). SQL computes the key with
-DuckDB's sha256() and keeps the smallest in one pass (an aggregate holding n rows, no
-sort of the population); the exact path's files do the same with hashlib. The drawn
-runs are then read again, from their files only, and written in draw order, every
-field kept; a run without an id is given one (`file:line`) under its id field's name.
+DuckDB's sha256() and keeps the n smallest, with their whole rows, in one pass (an
+aggregate holding n rows: no sort of the population, no second reading of the files);
+the exact path's files do the same with hashlib, keeping each candidate's line. The
+drawn runs are written in draw order, every field kept; a run without an id is given
+one (`file:line`) under its id field's name, so the sample file names it as the
+dataset does.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,15 +21,17 @@ from typing import Any
 from ...core.analysis.estimate import auto_size
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
+from ...core.runs.parquet_runs import plain_row
 from ..dataset import Dataset
 from ..results import SEPARATOR, SampleSummary, sample_key
 from .connect import connect
-from .pyrows import PyRun, file_id, json_lines, loose, read_runs
-from .schema import literal, plan
+from .pyrows import PyRun, file_id, loose, read_runs
+from .schema import FieldSql, literal, plan
 from .sql import grouped_files, runs_sql
 
-ONE_PASS_LIMIT = 1_000_000  # a larger draw is cut from the sorted population, in two passes
-Candidate = tuple[str, str, int, str]  # (key, file, line, run id)
+ONE_PASS_LIMIT = 1_000_000  # a larger draw counts first, then takes the smallest keys in a second pass
+VIRTUAL = ("filename", "file_row_number")  # DuckDB's columns naming a row's file and row
+Candidate = tuple[str, str, int, str, Any]  # (key, file, line, run id, its raw line or row object)
 
 
 def in_view(view: str, stage: str, label: Any) -> bool:
@@ -76,6 +79,11 @@ class _Draw:
         values = run.values
         return in_view(self.view, run.stage or "", run.label) and all(values[f] == v for f, v in self.filters)
 
+    def where(self) -> str:
+        fields = self.fields
+        terms = [f"v{fields.index(f)} = {literal(v)}" for f, v in self.filters]
+        return " AND ".join([_view_sql(self.view), *terms])
+
 
 def sample(
     ds: Dataset,
@@ -94,15 +102,17 @@ def sample(
     exact = [path for path, fields_sql in zip(ds.files, plans, strict=True) if fields_sql is None]
     if exact:
         runs = _exact_population(ds, exact, mapping, draw)
-        candidates = heapq.nsmallest(draw.cap, runs) if draw.cap <= ONE_PASS_LIMIT else sorted(runs)
+        candidates = heapq.nsmallest(draw.cap, runs) if draw.cap <= ONE_PASS_LIMIT else list(runs)
     groups = grouped_files(ds.files, plans)
     if groups:
         with connect() as con:
-            candidates += _sql_candidates(con, runs_sql(ds, groups, len(draw.fields)), draw)
+            candidates += _sql_candidates(con, ds, groups, draw)
     candidates.sort()
     drawn = candidates[: _size(n, draw.population, margin)]
-    _write(ds, mapping, drawn, Path(out))
-    ids = tuple(run_id for _, _, _, run_id in drawn)
+    with open(out, "wb") as handle:
+        for _, _, _, run_id, payload in drawn:
+            handle.write(_run_line(payload, run_id, mapping) + b"\n")
+    ids = tuple(run_id for _, _, _, run_id, _ in drawn)
     return SampleSummary(view, tuple(filters), seed, draw.population, ids, str(out), draw.invalid)
 
 
@@ -116,86 +126,64 @@ def _exact_population(
                 draw.invalid += 1
             elif draw.chosen(run):
                 draw.population += 1
-                yield sample_key(draw.seed, run.id or ""), name, run.line, run.id or ""
+                run_id = run.id or ""
+                yield sample_key(draw.seed, run_id), name, run.line, run_id, run.raw
 
 
-def _sql_candidates(con: Any, runs: str, draw: _Draw) -> list[Candidate]:
-    fields, cap = draw.fields, draw.cap
-    terms = [f"v{fields.index(f)} = {literal(v)}" for f, v in draw.filters]
-    chosen = " AND ".join([_view_sql(draw.view), *terms])
+def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Path]]], draw: _Draw) -> list:
+    """The smallest keys of each group of files read alike (each group's rows share a schema)."""
     prefix = literal(f"{draw.seed}{SEPARATOR}")
-    keyed = f"SELECT sha256({prefix} || rid) AS k, f, line, rid, stage, {chosen} AS chosen FROM ({runs})"
-    if cap <= ONE_PASS_LIMIT:
-        query = (
-            "SELECT count(*) FILTER (WHERE chosen), count(*) FILTER (WHERE stage = 'invalid'), "
-            "min_by(struct_pack(k, f, line, rid), struct_pack(k, f, line), "
-            f"{max(cap, 1)}) FILTER (WHERE chosen) "
-            f"FROM ({keyed})"
+    queries = []
+    for group in groups:
+        runs = runs_sql(ds, [group], len(draw.fields), whole_run=True)
+        queries.append(
+            f"SELECT sha256({prefix} || rid) AS k, f, line, rid, __run, stage, {draw.where()} AS chosen "
+            f"FROM ({runs})"
         )
-        population, invalid, smallest = con.execute(query).fetchone()
+    if draw.cap <= ONE_PASS_LIMIT:
+        return [item for keyed in queries for item in _smallest(con, keyed, draw, draw.cap)]
+    counts = [con.execute(_COUNT.format(keyed=keyed)).fetchone() for keyed in queries]
+    draw.population += sum(population for population, _ in counts)
+    draw.invalid += sum(invalid for _, invalid in counts)
+    size = _size(draw.n, draw.population, draw.margin)
+    return [item for keyed in queries for item in _smallest(con, keyed, None, size)]
+
+
+_COUNT = "SELECT count(*) FILTER (WHERE chosen), count(*) FILTER (WHERE stage = 'invalid') FROM ({keyed})"
+_ONE_PASS = (
+    "SELECT count(*) FILTER (WHERE chosen), count(*) FILTER (WHERE stage = 'invalid'), "
+    "min_by(struct_pack(k, f, line, rid, __run), struct_pack(k, f, line), {cap}) FILTER (WHERE chosen) "
+    "FROM ({keyed})"
+)
+_TOP = "SELECT k, f, line, rid, __run FROM ({keyed}) WHERE chosen ORDER BY k, f, line LIMIT {size}"
+
+
+def _smallest(con: Any, keyed: str, draw: _Draw | None, size: int) -> list[Candidate]:
+    """The `size` smallest keys of a query, with their rows; with `draw`, counted in the same pass."""
+    if draw is None:
+        rows = con.sql(_TOP.format(keyed=keyed, size=size)).to_arrow_table().to_pylist()
     else:
-        query = (
-            "SELECT count(*) FILTER (WHERE chosen), count(*) FILTER (WHERE stage = 'invalid') FROM ({keyed})"
-        )
-        population, invalid = con.execute(query.format(keyed=keyed)).fetchone()
-        size = _size(draw.n, population + draw.population, draw.margin)
-        smallest = con.execute(
-            f"SELECT k, f, line, rid FROM ({keyed}) WHERE chosen ORDER BY k, f, line LIMIT {size}"
-        ).fetchall()
-    draw.population += population
-    draw.invalid += invalid
-    return [tuple(item.values()) if isinstance(item, dict) else tuple(item) for item in smallest or ()]
+        found = con.sql(_ONE_PASS.format(keyed=keyed, cap=max(size, 1))).to_arrow_table().to_pylist()[0]
+        population, invalid, rows = found.values()
+        draw.population += population
+        draw.invalid += invalid
+    out = []
+    for row in rows or ():
+        run = {key: value for key, value in row["__run"].items() if key not in VIRTUAL}
+        out.append((row["k"], row["f"], row["line"], row["rid"], plain_row(run, set())))
+    return out
 
 
-def _write(ds: Dataset, mapping: FieldMap | None, drawn: Sequence[Candidate], out: Path) -> None:
-    """The drawn runs, every field kept, in draw order, as a JSON Lines run file."""
-    wanted: defaultdict[str, dict[int, str]] = defaultdict(dict)
-    for _, name, line, run_id in drawn:
-        wanted[name][line] = run_id
-    lines: dict[tuple[str, int], bytes] = {}
-    for path in ds.files:
-        name = ds.relative(path)
-        if name in wanted:
-            rows = _jsonl_rows if ds.format == "jsonl" else _parquet_rows
-            for line, obj, raw in rows(path, set(wanted[name])):
-                lines[name, line] = _run_line(obj, raw, wanted[name][line], mapping)
-    with open(out, "wb") as handle:
-        for _, name, line, _ in drawn:
-            handle.write(lines[name, line] + b"\n")
-
-
-def _run_line(obj: Any, raw: bytes | None, run_id: str, mapping: FieldMap | None) -> bytes:
+def _run_line(payload: Any, run_id: str, mapping: FieldMap | None) -> bytes:
     """A drawn run's line: as it was written, or with the id it is known by when it has none."""
-    if obj is None:
-        obj = loose(raw or b"")
+    if isinstance(payload, bytes):
+        obj = loose(payload)
         if file_id(obj, mapping) is not None:
-            return (raw or b"").rstrip(b"\r")
-    elif file_id(obj, mapping) is not None:
-        return line_bytes(obj)
+            return payload.rstrip(b"\r")
+    else:
+        obj = payload
+        if file_id(obj, mapping) is not None:
+            return line_bytes(obj)
     obj = dict(obj)
     obj[(mapping or FieldMap()).source("id")] = run_id
     return line_bytes(obj)
-
-
-def _jsonl_rows(path: Path, lines: set[int]) -> Iterator[tuple[int, Any, bytes]]:
-    for line, raw in json_lines(path):
-        if line in lines:
-            yield line, None, raw
-
-
-def _parquet_rows(path: Path, rows: set[int]) -> Iterator[tuple[int, Any, bytes | None]]:
-    import pyarrow.parquet as pq
-
-    from ...core.runs.parquet_runs import json_columns_of, plain_row
-
-    parquet = pq.ParquetFile(path)
-    as_json = json_columns_of(parquet.schema_arrow)
-    start = 0
-    for group in range(parquet.num_row_groups):
-        size = parquet.metadata.row_group(group).num_rows
-        inside = sorted(row - 1 - start for row in rows if start < row <= start + size)
-        if inside:
-            table = parquet.read_row_group(group).take(inside)
-            for index, row in zip(inside, table.to_pylist(), strict=True):
-                yield start + index + 1, plain_row(row, as_json), None
-        start += size

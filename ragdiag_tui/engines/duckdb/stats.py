@@ -15,12 +15,18 @@ from .pyrows import read_runs
 from .schema import plan
 from .sql import grouped_files, runs_sql
 
-_COUNTS = """
-SELECT v0, stage, stage = 'retrieval' AND label AS lucky, n_req, n_ctx, found, count(*)
-FROM ({runs}) GROUP BY ALL"""
-_MISSED = """
-SELECT v0, doc, count(*) FROM (SELECT v0, unnest(missing) AS doc FROM ({runs}) WHERE stage = 'retrieval')
-GROUP BY ALL"""
+_TALLY = """
+SELECT v0, stage, lucky, n_req, n_ctx, found, doc, grouping(doc) AS per_run,
+       count(*) FILTER (WHERE first) AS runs, count(doc) AS docs
+FROM (
+  SELECT v0, stage, stage = 'retrieval' AND label AS lucky, n_req, n_ctx, found,
+         unnest(CASE WHEN stage = 'retrieval' THEN missing ELSE [NULL::VARCHAR] END) AS doc,
+         unnest(CASE WHEN stage = 'retrieval' THEN range(len(missing)) ELSE [0] END) = 0 AS first
+  FROM ({runs}))
+GROUP BY GROUPING SETS ((v0, stage, lucky, n_req, n_ctx, found), (v0, doc))"""
+"""One scan: the runs of each (group, stage, lucky, distinct-ID counts), and each missed
+document's runs per group (a retrieval run is one row per missing document: `first` marks
+the row that counts the run)."""
 
 
 def stats(ds: Dataset, mapping: FieldMap | None, *, group_by: str | None = None, top: int = 10) -> dict:
@@ -55,12 +61,14 @@ def _exact(path: Path, ds: Dataset, mapping: FieldMap | None, group_by: str | No
 
 def _sql(con: Any, runs: str, tallies: defaultdict[str | None, Tally], by_group: bool) -> None:
     value = "v0" if by_group else "NULL AS v0"
-    runs = f"SELECT {value}, * EXCLUDE (v0) FROM ({runs})" if by_group else f"SELECT {value}, * FROM ({runs})"
-    for group, stage, lucky, n_req, n_ctx, found, count in con.execute(_COUNTS.format(runs=runs)).fetchall():
+    query = _TALLY.format(runs=f"SELECT {value}, * EXCLUDE (v0) FROM ({runs})" if by_group else
+                          f"SELECT {value}, * FROM ({runs})")  # fmt: skip
+    for group, stage, lucky, n_req, n_ctx, found, doc, per_run, count, docs in con.execute(query).fetchall():
         tally = tallies[group]
-        if stage == "invalid":
+        if not per_run:
+            if doc is not None:
+                tally.missed[doc] += docs
+        elif stage == "invalid":
             tally.invalid += count
         else:
             tally.add_run(stage, bool(lucky), (), n_req, n_ctx, found, count)
-    for group, doc, count in con.execute(_MISSED.format(runs=runs)).fetchall():
-        tallies[group].missed[doc] += count
