@@ -3,10 +3,10 @@
 `runs_sql` is one SELECT over those files, one row per run, with the columns
 f (file relative to root), line (1-based row), fid (the id field, null when absent),
 rid (the run's id in the dataset), __run (with `whole_run`: the row, every column),
-stage (a stage name, `answer-label`, or `invalid`), label, missing (distinct, unsorted), bad (the field an invalid run fails on: required
-or context), item (0-based index of its first null item, or null when the field is
-absent), n_req, n_ctx, found (distinct ID counts, for the metrics) and v0, v1, ...
-(the text of the fields asked for).
+stage (a stage name, `answer-label`, or `invalid`), label, missing (distinct, unsorted),
+bad (the field an invalid run fails on: required or context), item (0-based index of
+its first null item, or null when the field is absent), n_req, n_ctx, found (distinct
+ID counts, for the metrics) and v0, v1, ... (the text of the fields asked for).
 """
 
 from __future__ import annotations
