@@ -137,8 +137,10 @@ def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Pat
     for group in groups:
         runs = runs_sql(ds, [group], len(draw.fields), whole_run=True)
         queries.append(
-            f"SELECT sha256({prefix} || rid) AS k, f, line, rid, __run, stage, {draw.where()} AS chosen "
-            f"FROM ({runs})"
+            # The key and the row only for the population: sha256 and the row's struct cost.
+            f"SELECT CASE WHEN chosen THEN sha256({prefix} || rid) END AS k, f, line, rid, "
+            f"CASE WHEN chosen THEN __run END AS __run, stage, chosen "
+            f"FROM (SELECT *, {draw.where()} AS chosen FROM ({runs}))"
         )
     if draw.cap <= ONE_PASS_LIMIT:
         return [item for keyed in queries for item in _smallest(con, keyed, draw, draw.cap)]
