@@ -51,6 +51,12 @@ def _refused(args: argparse.Namespace) -> str | None:
     return None
 
 
+def engine_failed(exc: Exception) -> int:
+    """An engine that stopped (engines.EngineError): one line, exit 2."""
+    err(str(exc))
+    return EXIT_UNREADABLE
+
+
 def _engine(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]] | int:
     """(engine module, dataset, engine options), or the exit status after saying why not."""
     from ..engines import EngineUnavailable, load_engine
@@ -91,7 +97,12 @@ def run_dataset_diagnose(args: argparse.Namespace) -> int:
     out = _output(args, dataset)
     if out is None:
         return EXIT_UNREADABLE
-    summary = engine.diagnose(dataset, args.field_map, out, **options)
+    from ..engines.results import EngineError
+
+    try:
+        summary = engine.diagnose(dataset, args.field_map, out, **options)
+    except EngineError as exc:
+        return engine_failed(exc)
     err(f"{dataset.root} ({len(dataset.files)} files): {summary.summary()}; written to {out}")
     return EXIT_INVALID if summary.invalid else EXIT_OK
 
@@ -101,7 +112,12 @@ def run_dataset_stats(args: argparse.Namespace) -> int:
     if isinstance(found, int):
         return found
     engine, dataset, options = found
-    result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
+    from ..engines.results import EngineError
+
+    try:
+        result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
+    except EngineError as exc:
+        return engine_failed(exc)
     if args.json:
         print(dumps(result))
     else:
@@ -139,7 +155,7 @@ def _as_stats(figures: dict[str, Any]) -> Any:
 
 
 def run_dataset_sample(args: argparse.Namespace) -> int:
-    from ..engines.results import DATASET_VIEWS, parse_filters
+    from ..engines.results import DATASET_VIEWS, EngineError, parse_filters
 
     if args.margin is not None and args.n != "auto":
         err("--margin goes with -n auto")
@@ -159,17 +175,11 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     out = _output(args, dataset)
     if out is None:
         return EXIT_UNREADABLE
-    summary = engine.sample(
-        dataset,
-        args.field_map,
-        view=args.view,
-        filters=filters,
-        n=args.n,
-        margin=args.margin or 0.05,
-        seed=args.seed,
-        out=out,
-        **options,
-    )
+    try:
+        summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
+                                margin=args.margin or 0.05, seed=args.seed, out=out, **options)  # fmt: skip
+    except EngineError as exc:
+        return engine_failed(exc)
     where = f"the {args.view} view" + (f" matching '{summary.filter_text}'" if filters else "")
     if not summary.ids:
         out.unlink(missing_ok=True)

@@ -217,3 +217,20 @@ def test_the_same_runs_as_parquet_or_json_lines_give_the_same_stats(tmp_path: Pa
     as_parquet = engine.stats(dataset(tmp_path / "pq"), None, group_by="model")
     as_lines = engine.stats(dataset(tmp_path / "demo.jsonl"), None, group_by="model")
     assert as_parquet == as_lines
+
+
+def test_a_parquet_file_that_cannot_be_read_is_an_invalid_line_and_the_rest_is_diagnosed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ragdiag_tui.cli import main
+
+    write_parquet(tmp_path / "data" / "a.parquet", seed_runs()[0])
+    (tmp_path / "data" / "b.parquet").write_bytes(b"PAR1 not really parquet")
+    code = main(["stats", str(tmp_path / "data"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert json.loads(out)["runs"] == 4
+    assert json.loads(out)["invalid_lines"] == 1
+    rows = engine_rows(dataset(tmp_path / "data"), tmp_path)
+    assert rows[-1]["file"] == "b.parquet"
+    assert rows[-1]["error"] == "invalid-parquet"

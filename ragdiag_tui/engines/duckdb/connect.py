@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from ...core.runs.rule import js_sorted
+from ..results import EngineError
 
 MEMORY_LIMIT = "512MB"
 
@@ -37,6 +38,8 @@ def connect() -> Iterator[duckdb.DuckDBPyConnection]:
         con.execute("SET preserve_insertion_order = true")
         con.create_function("js_sort", _js_sort, ["VARCHAR[]"], "VARCHAR[]", null_handling="special")
         yield con
+    except duckdb.Error as exc:
+        raise EngineError(f"DuckDB: {exc}") from None
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)

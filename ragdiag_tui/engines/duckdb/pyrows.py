@@ -89,8 +89,12 @@ def json_lines(path: Path) -> Iterator[tuple[int, bytes]]:
 
 
 def _parquet_rows(path: Path) -> Iterator[tuple[int, Any, bytes]]:
+    """Each row of a Parquet file; a file that cannot be read is one invalid row saying why."""
     with open(path, "rb") as handle:
-        yield from parquet_runs.read_rows(handle)
+        try:
+            yield from parquet_runs.read_rows(handle)
+        except parquet_runs.ParquetFileError as exc:
+            yield 1, str(exc), b""
 
 
 def read_runs(
