@@ -63,8 +63,10 @@ examples:
   ragdiag-tui diagnose sample_runs/llamaindex_retrieval.jsonl --map required=expected_ids \
       --map context=retrieved_ids
   ragdiag-tui compare sample_runs/demo.jsonl sample_runs/demo_after.jsonl
-  ragdiag-tui stats runs/ --group-by model          a dataset (a folder of Parquet or JSON Lines
-  ragdiag-tui sample 'runs/*.parquet' --view lucky -n auto --seed 7 -o lucky.jsonl    files), by DuckDB
+  ragdiag-tui stats sample_runs/demo.jsonl sample_runs/demo_after.jsonl --group-by model
+  ragdiag-tui sample sample_runs/demo.jsonl sample_runs/demo_after.jsonl --view lucky -n 5 \
+      --seed 7 -o lucky.jsonl
+  (several files, a folder or a glob are a dataset, read by DuckDB: --engine duckdb|spark)
 """
 
 
