@@ -234,3 +234,41 @@ def test_a_parquet_file_that_cannot_be_read_is_an_invalid_line_and_the_rest_is_d
     rows = engine_rows(dataset(tmp_path / "data"), tmp_path)
     assert rows[-1]["file"] == "b.parquet"
     assert rows[-1]["error"] == "invalid-parquet"
+
+
+HOSTILE = REPO / "tests" / "data" / "hostile"
+HOSTILE_LINES = sorted(
+    name
+    for name, case in json.loads((HOSTILE / "MANIFEST.json").read_text(encoding="utf-8")).items()
+    if name.endswith(".jsonl") and case.get("expect") in ("loads", "line-errors")
+)
+
+
+@pytest.mark.parametrize("name", HOSTILE_LINES)
+def test_the_hostile_corpus_gets_the_local_verdicts_as_json_lines_and_as_parquet(
+    name: str, tmp_path: Path
+) -> None:
+    from ragdiag_tui.core.common.jsonutil import decode
+    from ragdiag_tui.core.runs.loading import Run, read_runs
+
+    folder = tmp_path / "lines"
+    folder.mkdir()
+    shutil.copy(HOSTILE / name, folder / name)
+    ds = dataset(folder)
+    assert same_rows(engine_rows(ds, tmp_path), local_rows(ds))
+    # Its valid runs whose fields Parquet can hold, as Parquet: read by SQL.
+    runs = []
+    for record in read_runs(HOSTILE / name):
+        if type(record) is Run and not any(
+            "\ud800" <= c <= "\udfff" for c in json.dumps(record.id, ensure_ascii=False)
+        ):
+            obj = decode(record.raw.decode("utf-8", "surrogatepass"))
+            runs.append({"id": record.id, "required": record.required, "context": record.context,
+                         "correct": obj.get("correct")})  # fmt: skip
+    if runs:
+        try:
+            path = write_parquet(tmp_path / "pq" / "runs.parquet", runs)
+        except (pa.ArrowException, UnicodeEncodeError):
+            return  # a lone surrogate in an ID list: no Parquet text can hold it
+        parquet = dataset(path)
+        assert same_rows(engine_rows(parquet, tmp_path), local_rows(parquet))

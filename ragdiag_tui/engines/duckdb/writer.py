@@ -57,9 +57,11 @@ class DiagnosisWriter:
         else:
             buffer = bytearray()
             for row in self.rows:
+                start = len(buffer)
                 try:
                     self.encoder.encode_into(row, buffer, -1)
-                except (msgspec.EncodeError, UnicodeEncodeError):
+                except (msgspec.EncodeError, UnicodeEncodeError):  # a lone surrogate (a \ud800 escape)
+                    del buffer[start:]  # msgspec may have written part of the line before failing
                     buffer += dumps(row, ascii_only=True).encode("ascii")
                 buffer += b"\n"
             self.handle.write(escape_line_breaks_utf8(buffer))
