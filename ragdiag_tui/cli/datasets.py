@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,79 +52,53 @@ def _refused(args: argparse.Namespace) -> str | None:
     return None
 
 
-def engine_failed(exc: Exception) -> int:
-    """An engine that stopped (engines.EngineError): one line, exit 2."""
-    err(str(exc))
-    return EXIT_UNREADABLE
+Call = Callable[[Any, Any, dict[str, Any], Path | None], int]
+"""A command's work given (engine module, dataset, engine options, output file or None)."""
 
 
-def _engine(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]] | int:
-    """(engine module, dataset, engine options), or the exit status after saying why not."""
+def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> int:
+    """Open the dataset and the engine, check the output file (when the command `writes`
+    one), run `call`; whatever stops on the way is one line on stderr and exit 2."""
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
+    from ..engines.results import EngineError
 
     try:
         dataset = open_dataset(args.inputs)
-    except DatasetError as exc:
-        err(str(exc))
-        return EXIT_UNREADABLE
-    problem = _refused(args)
-    if problem:
-        err(problem)
-        return EXIT_UNREADABLE
-    try:
+        problem = _refused(args)
+        if problem:
+            raise DatasetError(problem)
         engine = load_engine(args.engine)
-    except EngineUnavailable as exc:
+        out = Path(args.output) if writes else None
+        if out is not None and out.resolve() in {path.resolve() for path in dataset.files}:
+            raise DatasetError(f"{args.output}: is a file of the dataset; write elsewhere")
+        options = {"master": args.master or "local[*]"} if args.engine == "spark" else {}
+        return call(engine, dataset, options, out)
+    except (DatasetError, EngineUnavailable, EngineError) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
-    options = {"master": args.master or "local[*]"} if args.engine == "spark" else {}
-    return engine, dataset, options
-
-
-def _output(args: argparse.Namespace, dataset: Any) -> Path | None:
-    """The output file, unless it is one of the dataset's files (said, then None)."""
-    out = Path(args.output)
-    if out.resolve() in {path.resolve() for path in dataset.files}:
-        err(f"{args.output}: is a file of the dataset; write elsewhere")
-        return None
-    return out
 
 
 def run_dataset_diagnose(args: argparse.Namespace) -> int:
-    found = _engine(args)
-    if isinstance(found, int):
-        return found
-    engine, dataset, options = found
-    out = _output(args, dataset)
-    if out is None:
-        return EXIT_UNREADABLE
-    from ..engines.results import EngineError
-
-    try:
+    def diagnose(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         summary = engine.diagnose(dataset, args.field_map, out, **options)
-    except EngineError as exc:
-        return engine_failed(exc)
-    err(f"{dataset.root} ({len(dataset.files)} files): {summary.summary()}; written to {out}")
-    return EXIT_INVALID if summary.invalid else EXIT_OK
+        err(f"{dataset.root} ({len(dataset.files)} files): {summary.summary()}; written to {out}")
+        return EXIT_INVALID if summary.invalid else EXIT_OK
+
+    return _with_engine(args, diagnose)
 
 
 def run_dataset_stats(args: argparse.Namespace) -> int:
-    found = _engine(args)
-    if isinstance(found, int):
-        return found
-    engine, dataset, options = found
-    from ..engines.results import EngineError
-
-    try:
+    def stats(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
-    except EngineError as exc:
-        return engine_failed(exc)
-    if args.json:
-        print(dumps(result))
-    else:
-        print(_stats_tables(result, f"{dataset.root} ({len(dataset.files)} {dataset.format} files)"))
-    overall = result["all"] if "group_by" in result else result
-    return EXIT_INVALID if overall["invalid_lines"] else EXIT_OK
+        if args.json:
+            print(dumps(result))
+        else:
+            print(_stats_tables(result, f"{dataset.root} ({len(dataset.files)} {dataset.format} files)"))
+        overall = result["all"] if "group_by" in result else result
+        return EXIT_INVALID if overall["invalid_lines"] else EXIT_OK
+
+    return _with_engine(args, stats, writes=False)
 
 
 def _stats_tables(result: dict[str, Any], name: str) -> str:
@@ -155,7 +130,7 @@ def _as_stats(figures: dict[str, Any]) -> Any:
 
 
 def run_dataset_sample(args: argparse.Namespace) -> int:
-    from ..engines.results import DATASET_VIEWS, EngineError, parse_filters
+    from ..engines.results import DATASET_VIEWS, parse_filters
 
     if args.margin is not None and args.n != "auto":
         err("--margin goes with -n auto")
@@ -168,24 +143,18 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     except ValueError as exc:
         err(str(exc))
         return EXIT_UNREADABLE
-    found = _engine(args)
-    if isinstance(found, int):
-        return found
-    engine, dataset, options = found
-    out = _output(args, dataset)
-    if out is None:
-        return EXIT_UNREADABLE
-    try:
+
+    def sample(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
                                 margin=args.margin or 0.05, seed=args.seed, out=out, **options)  # fmt: skip
-    except EngineError as exc:
-        return engine_failed(exc)
-    where = f"the {args.view} view" + (f" matching '{summary.filter_text}'" if filters else "")
-    if not summary.ids:
-        out.unlink(missing_ok=True)
-        err(f"{dataset.root}: no runs in {where}: nothing to sample")
-        return EXIT_UNREADABLE
-    return _record_sample(args, summary, where)
+        where = f"the {args.view} view" + (f" matching '{summary.filter_text}'" if filters else "")
+        if not summary.ids:
+            Path(summary.out).unlink(missing_ok=True)
+            err(f"{dataset.root}: no runs in {where}: nothing to sample")
+            return EXIT_UNREADABLE
+        return _record_sample(args, summary, where)
+
+    return _with_engine(args, sample)
 
 
 def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
