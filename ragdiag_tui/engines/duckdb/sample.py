@@ -100,9 +100,10 @@ def sample(
     plans = plan(ds.files, mapping, draw.fields) if ds.format == "parquet" else [None] * len(ds.files)
     candidates: list[Candidate] = []
     exact = [path for path, fields_sql in zip(ds.files, plans, strict=True) if fields_sql is None]
-    if exact:
-        runs = _exact_population(ds, exact, mapping, draw)
-        candidates = heapq.nsmallest(draw.cap, runs) if draw.cap <= ONE_PASS_LIMIT else list(runs)
+    for population, invalid, smallest in (exact_candidates(path, ds, mapping, draw) for path in exact):
+        draw.population += population
+        draw.invalid += invalid
+        candidates += smallest
     groups = grouped_files(ds.files, plans)
     if groups:
         with connect() as con:
@@ -116,18 +117,26 @@ def sample(
     return SampleSummary(view, tuple(filters), seed, draw.population, ids, str(out), draw.invalid)
 
 
-def _exact_population(
-    ds: Dataset, files: Sequence[Path], mapping: FieldMap | None, draw: _Draw
-) -> Iterator[Candidate]:
-    for path in files:
+def exact_candidates(
+    path: Path, ds: Dataset, mapping: FieldMap | None, draw: _Draw
+) -> tuple[int, int, list[Candidate]]:
+    """One file by the exact path: (population, invalid runs, its candidates: the `cap`
+    smallest keys, or all the population's beyond ONE_PASS_LIMIT)."""
+    counts = [0, 0]
+
+    def population() -> Iterator[Candidate]:
         name = ds.relative(path)
         for run in read_runs(path, name, ds.format, mapping, draw.fields):
             if run.error is not None:
-                draw.invalid += 1
+                counts[1] += 1
             elif draw.chosen(run):
-                draw.population += 1
+                counts[0] += 1
                 run_id = run.id or ""
                 yield sample_key(draw.seed, run_id), name, run.line, run_id, run.raw
+
+    cap = draw.cap
+    smallest = heapq.nsmallest(cap, population()) if cap <= ONE_PASS_LIMIT else list(population())
+    return counts[0], counts[1], smallest
 
 
 def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Path]]], draw: _Draw) -> list:

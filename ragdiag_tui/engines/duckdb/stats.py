@@ -33,9 +33,10 @@ def stats(ds: Dataset, mapping: FieldMap | None, *, group_by: str | None = None,
     fields = (group_by,) if group_by else ()
     plans = plan(ds.files, mapping, fields) if ds.format == "parquet" else [None] * len(ds.files)
     tallies: defaultdict[str | None, Tally] = defaultdict(Tally)
-    for path, fields_sql in zip(ds.files, plans, strict=True):
-        if fields_sql is None:
-            _exact(path, ds, mapping, group_by, tallies)
+    exact = [path for path, fields_sql in zip(ds.files, plans, strict=True) if fields_sql is None]
+    for counted in (exact_tallies(path, ds, mapping, group_by) for path in exact):
+        for value, tally in counted.items():
+            tallies[value].merge(tally)
     groups = grouped_files(ds.files, plans)
     if groups:
         with connect() as con:
@@ -48,8 +49,11 @@ def stats(ds: Dataset, mapping: FieldMap | None, *, group_by: str | None = None,
     return grouped(group_by, everything.to_json(top), {value: t.to_json(top) for value, t in tallies.items()})
 
 
-def _exact(path: Path, ds: Dataset, mapping: FieldMap | None, group_by: str | None,
-           tallies: defaultdict[str | None, Tally]) -> None:  # fmt: skip
+def exact_tallies(
+    path: Path, ds: Dataset, mapping: FieldMap | None, group_by: str | None
+) -> dict[str | None, Tally]:
+    """One file's counts by the exact path, per group."""
+    tallies: defaultdict[str | None, Tally] = defaultdict(Tally)
     fields = (group_by,) if group_by else ()
     for run in read_runs(path, ds.relative(path), ds.format, mapping, fields):
         tally = tallies[run.values[group_by] if group_by else None]
@@ -57,6 +61,7 @@ def _exact(path: Path, ds: Dataset, mapping: FieldMap | None, group_by: str | No
             tally.invalid += 1
         else:
             tally.add_run(run.stage or "", run.label, run.missing, *run.counts())
+    return dict(tallies)
 
 
 def _sql(con: Any, runs: str, tallies: defaultdict[str | None, Tally], by_group: bool) -> None:
