@@ -178,3 +178,16 @@ def test_a_single_run_file_keeps_the_local_path_unless_an_engine_is_named(
     code, _, err = run_cli(capsys, "stats", str(path), "--engine", "duckdb")
     assert code == 2
     assert "ragdiag-tui[duckdb]" in err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_a_margin_too_small_to_compute_draws_the_whole_population_in_key_order(
+    fmt: str, tmp_path: Path
+) -> None:
+    runs = make_runs(60)
+    write = write_jsonl if fmt == "jsonl" else write_parquet
+    ds = dataset(write(tmp_path / "d" / f"a.{fmt}", runs[:30]), write(tmp_path / "d" / f"b.{fmt}", runs[30:]))
+    drawn = engine.sample(ds, None, view="lucky", filters=[], n="auto", margin=1e-170, seed=9,
+                          out=tmp_path / "s.jsonl")  # fmt: skip
+    population = [run["id"] for run in runs if lucky(run)]
+    assert list(drawn.ids) == sorted(population, key=lambda run_id: key(9, run_id))

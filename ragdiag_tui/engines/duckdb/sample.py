@@ -153,7 +153,7 @@ def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Pat
         )
     if draw.cap <= ONE_PASS_LIMIT:
         return [item for keyed in queries for item in _smallest(con, keyed, draw, draw.cap)]
-    counts = [con.execute(_COUNT.format(keyed=keyed)).fetchone() for keyed in queries]
+    counts = [con.execute(_COUNT.format(keyed=keyed)).fetchall()[0] for keyed in queries]
     draw.population += sum(population for population, _ in counts)
     draw.invalid += sum(invalid for _, invalid in counts)
     size = _size(draw.n, draw.population, draw.margin)
