@@ -272,3 +272,23 @@ def test_the_hostile_corpus_gets_the_local_verdicts_as_json_lines_and_as_parquet
             return  # a lone surrogate in an ID list: no Parquet text can hold it
         parquet = dataset(path)
         assert same_rows(engine_rows(parquet, tmp_path), local_rows(parquet))
+
+
+def test_parquet_files_of_different_schemas_are_read_each_by_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = read_jsonl(REPO / "sample_runs" / "demo.jsonl")
+    write_parquet(tmp_path / "d" / "a.parquet", runs[:30], extra=("model",))
+    write_parquet(tmp_path / "d" / "b.parquet", runs[30:60])
+    reordered = pq.read_table(write_parquet(tmp_path / "c.parquet", runs[60:], extra=("model", "source")))
+    pq.write_table(reordered.select(["source", "context", "model", "correct", "required", "id"]),
+                   tmp_path / "d" / "c.parquet")  # fmt: skip
+    ds = dataset(tmp_path / "d")
+    assert same_rows(engine_rows(ds, tmp_path), local_rows(ds))
+    assert engine.stats(ds, None) == local_stats(REPO / "sample_runs" / "demo.jsonl", capsys)
+    grouped = engine.stats(ds, None, group_by="model")
+    assert [group["value"] for group in grouped["groups"]][-1] is None  # b.parquet has no model
+    drawn = engine.sample(ds, None, view="all", filters=[], n=80, seed=1, out=tmp_path / "s.jsonl")
+    assert sorted(drawn.ids) == sorted(run["id"] for run in runs)
+    written = {run["id"]: run for run in read_jsonl(tmp_path / "s.jsonl")}
+    assert "model" not in written[runs[40]["id"]] and written[runs[70]["id"]]["source"] == runs[70]["source"]

@@ -49,11 +49,12 @@ class FieldSql:
     context: str
     label: str
     values: tuple[str, ...]  # the text of each group-by or filter field
+    columns: str = ""  # the file's columns and their types: DuckDB scans files of one schema together
 
     @property
     def key(self) -> tuple[str, ...]:
-        """Files with equal expressions are read by one scan."""
-        return (self.id, self.required, self.context, self.label, *self.values)
+        """Files with equal expressions and columns are read by one scan."""
+        return (self.id, self.required, self.context, self.label, *self.values, self.columns)
 
 
 def _is_string(kind: pa.DataType) -> bool:
@@ -149,6 +150,7 @@ def field_sql(path: Path, field_map: FieldMap | None, fields: Sequence[str]) -> 
         _id_list(schema, sources["context"]),
         label,
         tuple(_text(schema, name) for name in fields),
+        str(schema.remove_metadata()),
     )
 
 
