@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, warn_unmapped
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
 
@@ -65,6 +65,8 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
 
     try:
         dataset = open_dataset(args.inputs)
+        # As for a run file: said at once when the first file's runs hold none of the rule's fields.
+        warn_unmapped(str(dataset.files[0]), args.field_map, args.command, list(args.inputs))
         problem = _refused(args)
         if problem:
             raise DatasetError(problem)

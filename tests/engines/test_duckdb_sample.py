@@ -191,3 +191,20 @@ def test_a_margin_too_small_to_compute_draws_the_whole_population_in_key_order(
                           out=tmp_path / "s.jsonl")  # fmt: skip
     population = [run["id"] for run in runs if lucky(run)]
     assert list(drawn.ids) == sorted(population, key=lambda run_id: key(9, run_id))
+
+
+def test_a_dataset_whose_runs_hold_none_of_the_rules_fields_says_how_to_map_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from .conftest import REPO
+
+    for index in range(2):
+        shutil.copy(REPO / "sample_runs" / "llamaindex_retrieval.jsonl", tmp_path / f"{index}.jsonl")
+    code, _, err = run_cli(capsys, "stats", str(tmp_path), "--json")
+    assert code == 0
+    assert "--map" in err and str(tmp_path) in err
+    code, out, err = run_cli(capsys, "stats", str(tmp_path), "--json", "--preset", "llamaindex")
+    assert "--map FIELD=SOURCE" not in err
+    assert json.loads(out)["stages"]["unresolved"] < json.loads(out)["runs"]
