@@ -8,12 +8,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragdiag_tui.engines import duckdb as engine
-
 from .conftest import dataset, local_rows, read_jsonl, same_rows, write_jsonl, write_parquet
+
+engine = pytest.importorskip("ragdiag_tui.engines.duckdb", reason="the duckdb extra is not installed")
 
 CHARS = st.sampled_from(["a", "b", "Z", "é", "\ud7ff", "\ue000", "\uffff", "\U00010000", "\U0001f600", "#"])
 DOC = st.text(CHARS, min_size=0, max_size=3)

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from ragdiag_tui.core.runs.mapping import FieldMap
-from ragdiag_tui.engines import duckdb as engine
 
 from ..core.conftest import seed_cases_path
 from .conftest import (
@@ -26,6 +25,8 @@ from .conftest import (
     write_jsonl,
     write_parquet,
 )
+
+engine = pytest.importorskip("ragdiag_tui.engines.duckdb", reason="the duckdb extra is not installed")
 
 SAMPLES = {
     "demo.jsonl": None,

@@ -14,9 +14,10 @@ import pytest
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.analysis.estimate import auto_size, interval_json, wilson
 from ragdiag_tui.core.review.state import open_review
-from ragdiag_tui.engines import duckdb as engine
 
 from .conftest import dataset, local_stats, read_jsonl, write_jsonl, write_parquet
+
+engine = pytest.importorskip("ragdiag_tui.engines.duckdb", reason="the duckdb extra is not installed")
 
 
 def make_runs(count: int = 120) -> list[dict[str, Any]]:
