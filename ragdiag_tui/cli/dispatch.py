@@ -35,6 +35,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_files(args: argparse.Namespace) -> list[str]:
     """The run files a headless command diagnoses (the app says it in its own window)."""
-    if args.command in ("review", "serve", "merge"):
+    if args.command in ("review", "serve", "merge") or getattr(args, "engine", None):
         return []
     return [args.old, args.new] if args.command == "compare" else [args.file]

@@ -20,9 +20,21 @@ def _map_spec(spec: str) -> str:
     return spec
 
 
-def add_file(parser: argparse.ArgumentParser, names: Sequence[str] = ("file",)) -> None:
-    """The run file argument(s) and the field mapping options (--map, --preset) that read them."""
+def add_file(
+    parser: argparse.ArgumentParser, names: Sequence[str] = ("file",), *, dataset: bool = False
+) -> None:
+    """The run file argument(s) and the field mapping options (--map, --preset) that read them.
+    `dataset`: the command also takes a dataset (one or more inputs) and an --engine."""
     for name in names:
+        if dataset:
+            parser.add_argument(
+                name,
+                metavar=name.upper(),
+                nargs="+",
+                help="a run file (JSON Lines, JSON, CSV, Parquet, or a case file), or a dataset: "
+                "a directory, a glob or several files of Parquet or JSON Lines runs",
+            )
+            continue
         parser.add_argument(
             name, metavar=name.upper(), help="a run file: JSON Lines, JSON, CSV, Parquet, or a case file"
         )
@@ -121,3 +133,31 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
         metavar="FIELD=SOURCE",
         help="the document's id or text under another name: id=doc_id, text=body.content (repeatable)",
     )
+
+
+def add_engine(parser: argparse.ArgumentParser, group_by: bool = False) -> None:
+    """--engine and --master (and, for stats, --group-by): the command over a dataset."""
+    group = parser.add_argument_group(
+        "datasets and engines",
+        "A dataset (a directory, a glob or several files) is read in place by an engine;\n"
+        "DuckDB unless --engine says otherwise. A single run file is read as always,\n"
+        "unless an engine is named. See the user guide's Datasets page.",
+    )
+    group.add_argument(
+        "--engine",
+        choices=("duckdb", "spark"),
+        help="read the input as a dataset with this engine (default for a dataset: duckdb); "
+        "each needs its extra: pip install 'ragdiag-tui[duckdb]' or 'ragdiag-tui[spark]'",
+    )
+    group.add_argument(
+        "--master",
+        metavar="URL",
+        help="with --engine spark: the Spark master (default local[*]; spark://HOST:PORT for a cluster)",
+    )
+    if group_by:
+        group.add_argument(
+            "--group-by",
+            metavar="FIELD",
+            help="the stats of each value of a top-level field (model, day), after those of all "
+            "runs; runs without it last (implies an engine: duckdb unless --engine says otherwise)",
+        )

@@ -12,6 +12,7 @@ from .. import __version__
 from ..core.runs.mapping import FieldMap, MapSpecError
 from .common import EXIT_UNREADABLE
 from .compare import add_compare, run_compare
+from .datasets import DATASET_COMMANDS, resolve_inputs
 from .merge import add_merge, run_merge
 from .options import AddCommand
 from .report import add_report, run_report
@@ -65,6 +66,10 @@ examples:
   ragdiag-tui diagnose sample_runs/llamaindex_retrieval.jsonl --map required=expected_ids \
       --map context=retrieved_ids
   ragdiag-tui compare sample_runs/demo.jsonl sample_runs/demo_after.jsonl
+  ragdiag-tui stats sample_runs/demo.jsonl sample_runs/demo_after.jsonl --group-by model
+  ragdiag-tui sample sample_runs/demo.jsonl sample_runs/demo_after.jsonl --view lucky -n 5 \
+      --seed 7 -o lucky.jsonl
+  (several files, a folder or a glob are a dataset, read by DuckDB: --engine duckdb|spark)
 """
 
 
@@ -134,6 +139,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if namespace.command is None:
         parser.print_help(sys.stderr)
         raise SystemExit(EXIT_UNREADABLE)
+    if namespace.command in DATASET_COMMANDS:
+        resolve_inputs(namespace, parser)
     try:
         field_map = FieldMap.from_specs(namespace.map, namespace.preset)
     except MapSpecError as exc:  # pragma: no cover - each spec was checked while parsing

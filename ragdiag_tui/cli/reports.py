@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set, reviewed
-from .options import AddCommand, add_file, add_journal, add_tags
+from .datasets import run_dataset_stats
+from .options import AddCommand, add_engine, add_file, add_journal, add_tags
 
 
 def add_stats(command: AddCommand) -> None:
@@ -17,10 +18,11 @@ def add_stats(command: AddCommand) -> None:
         "examples:\n  ragdiag-tui stats sample_runs/demo.jsonl\n"
         "  ragdiag-tui stats sample_runs/demo.jsonl --json | jq .lucky_answers",
     )
-    add_file(stats)
+    add_file(stats, dataset=True)
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_journal(stats, reading=True)
     add_tags(stats)
+    add_engine(stats, group_by=True)
 
 
 def add_export(command: AddCommand) -> None:
@@ -51,6 +53,8 @@ def add_export(command: AddCommand) -> None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    if args.engine:
+        return run_dataset_stats(args)
     from ..core.analysis.agreement import format_agreement, review_agreement
     from ..core.analysis.spotcheck import format_spot_checks, spot_check_reports
     from ..core.analysis.stats import format_table, review_stats, stats_document

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
-from .options import AddCommand, add_file
+from .datasets import run_dataset_diagnose
+from .options import AddCommand, add_engine, add_file
 
 
 def add_diagnose(command: AddCommand) -> None:
@@ -20,7 +21,7 @@ def add_diagnose(command: AddCommand) -> None:
         "written), 2 the file cannot be read.\n\n"
         "example:\n  ragdiag-tui diagnose sample_runs/demo.jsonl -o out.jsonl",
     )
-    add_file(diagnose)
+    add_file(diagnose, dataset=True)
     diagnose.add_argument(
         "-o",
         "--output",
@@ -34,6 +35,7 @@ def add_diagnose(command: AddCommand) -> None:
         help='add RAGAS\'s ID-based context "recall" and "precision" to each run\'s line '
         "(null when undefined); without it the lines are exactly the reference rule's",
     )
+    add_engine(diagnose)
 
 
 def add_check(command: AddCommand) -> None:
@@ -48,6 +50,8 @@ def add_check(command: AddCommand) -> None:
 
 
 def run_diagnose(args: argparse.Namespace) -> int:
+    if args.engine:
+        return run_dataset_diagnose(args)
     from ..core.output.diagnose import diagnose_file
 
     return diagnose_file(args.file, args.output, args.field_map, metrics=args.metrics)

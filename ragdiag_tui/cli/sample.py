@@ -8,7 +8,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
-from .options import AddCommand, add_file, add_journal
+from .datasets import run_dataset_sample
+from .options import AddCommand, add_engine, add_file, add_journal
 
 if TYPE_CHECKING:
     from ..core.analysis.sampling import Sample
@@ -68,7 +69,7 @@ def add_sample(command: AddCommand) -> None:
         "Draw a spot-check: a seeded random sample of the runs of a view, recorded in the review journal.",
         _EPILOG,
     )
-    add_file(sample)
+    add_file(sample, dataset=True)
     sample.add_argument(
         "--view",
         required=True,
@@ -100,6 +101,14 @@ def add_sample(command: AddCommand) -> None:
     sample.add_argument("--seed", required=True, type=int, metavar="S", help="the random seed (an integer)")
     _add_record_options(sample)
     add_journal(sample, reading=False)
+    add_engine(sample)
+    sample.add_argument(
+        "-o",
+        "--output",
+        metavar="SAMPLE",
+        help="with a dataset: the JSON Lines run file the sampled runs are written to (every field "
+        "kept), its journal beside it recording the spot-check with the dataset's population",
+    )
 
 
 def _add_record_options(sample: argparse.ArgumentParser) -> None:
@@ -135,6 +144,8 @@ def run_sample(args: argparse.Namespace) -> int:
     from ..core.review.records import JournalError, SpotCheck, utc_now
     from ..core.review.state import open_review
 
+    if args.engine:
+        return run_dataset_sample(args)
     if args.margin is not None and args.n != "auto":
         err("--margin goes with -n auto")
         return EXIT_UNREADABLE

@@ -100,6 +100,19 @@ def _json_cell(text: Any) -> Any:
         return text
 
 
+def json_columns_of(schema: Any) -> set[str]:
+    """The columns of a file (its pyarrow schema) that `write_runs` stored as JSON text."""
+    return set(json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]")))
+
+
+def plain_row(row: dict[str, Any], json_columns: set[str]) -> dict[str, Any]:
+    """A row of pyarrow's `to_pylist` as the run object `read_rows` makes of it."""
+    obj = {key: _plain(value) for key, value in row.items()}
+    for key in json_columns.intersection(obj):
+        obj[key] = _json_cell(obj[key])
+    return obj
+
+
 def read_rows(
     handle: BinaryIO, progress: Callable[[int, int], None] | None = None, total: int = 0
 ) -> Iterator[tuple[int, dict[str, Any] | str, bytes]]:
@@ -114,8 +127,7 @@ def read_rows(
         parquet = pa.parquet.ParquetFile(handle)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise ParquetFileError(f"not a readable Parquet file ({exc})") from None
-    metadata = parquet.schema_arrow.metadata or {}
-    json_columns = set(json.loads(metadata.get(JSON_COLUMNS_KEY, b"[]")))
+    json_columns = json_columns_of(parquet.schema_arrow)
     rows = max(parquet.metadata.num_rows, 1)
     number = 0
     batches = parquet.iter_batches(batch_size=BATCH_ROWS)
@@ -129,9 +141,7 @@ def read_rows(
             break
         for obj in batch.to_pylist():
             number += 1
-            obj = {key: _plain(value) for key, value in obj.items()}
-            for key in json_columns.intersection(obj):
-                obj[key] = _json_cell(obj[key])
+            obj = plain_row(obj, json_columns)
             yield number, obj, _dump(obj)
         if progress is not None:
             progress(total * number // rows, total)

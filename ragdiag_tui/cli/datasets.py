@@ -1,0 +1,203 @@
+"""`diagnose`, `stats` and `sample` over a dataset, by an engine (ragdiag_tui.engines).
+
+A dataset is a directory, a glob or several files; a single run file is read by the
+local path unless --engine names an engine. The engine is imported only when used,
+and a missing extra is one line naming it (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, warn_unmapped
+
+DATASET_COMMANDS = ("diagnose", "stats", "sample")
+
+
+def resolve_inputs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Decide between the local path (`args.file`, one run file) and an engine over a
+    dataset (`args.engine`, `args.inputs`); refuse options that do not go together."""
+    from ..engines.dataset import is_dataset_input
+
+    inputs = list(args.file)
+    engine = args.engine
+    if engine is None and (is_dataset_input(inputs) or getattr(args, "group_by", None)):
+        engine = "duckdb"
+    if args.master is not None and engine != "spark":
+        parser.error("--master goes with --engine spark")
+    args.engine, args.inputs = engine, inputs
+    if engine is None:
+        args.file = inputs[0]
+        if getattr(args, "output", None) is not None and args.command == "sample":
+            parser.error("-o goes with a dataset (a directory, a glob, several files) or --engine")
+        return
+    args.file = None
+
+
+def _refused(args: argparse.Namespace) -> str | None:
+    """Why the options cannot run on an engine, if they cannot."""
+    if args.command == "diagnose":
+        if not args.output or args.output == "-":
+            return "diagnose with an engine writes a file: give -o OUT (.parquet, else JSON Lines)"
+        if args.metrics:
+            return "--metrics is not available with an engine (stats gives the means)"
+    if args.command == "stats" and args.journal:
+        return "a dataset has no review journal: --journal goes with a single run file"
+    if args.command == "sample" and not args.output:
+        return "sample with an engine writes the sampled runs to a run file: give -o SAMPLE.jsonl"
+    return None
+
+
+Call = Callable[[Any, Any, dict[str, Any], Path | None], int]
+"""A command's work given (engine module, dataset, engine options, output file or None)."""
+
+
+def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> int:
+    """Open the dataset and the engine, check the output file (when the command `writes`
+    one), run `call`; whatever stops on the way is one line on stderr and exit 2."""
+    from ..engines import EngineUnavailable, load_engine
+    from ..engines.dataset import DatasetError, open_dataset
+    from ..engines.results import EngineError
+
+    try:
+        dataset = open_dataset(args.inputs)
+        # As for a run file: said at once when the first file's runs hold none of the rule's fields.
+        warn_unmapped(str(dataset.files[0]), args.field_map, args.command, list(args.inputs))
+        problem = _refused(args)
+        if problem:
+            raise DatasetError(problem)
+        engine = load_engine(args.engine)
+        out = Path(args.output) if writes else None
+        if out is not None and out.resolve() in {path.resolve() for path in dataset.files}:
+            raise DatasetError(f"{args.output}: is a file of the dataset; write elsewhere")
+        options = {"master": args.master or "local[*]"} if args.engine == "spark" else {}
+        return call(engine, dataset, options, out)
+    except (DatasetError, EngineUnavailable, EngineError) as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+
+
+def run_dataset_diagnose(args: argparse.Namespace) -> int:
+    def diagnose(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
+        summary = engine.diagnose(dataset, args.field_map, out, **options)
+        err(f"{dataset.root} ({len(dataset.files)} files): {summary.summary()}; written to {out}")
+        return EXIT_INVALID if summary.invalid else EXIT_OK
+
+    return _with_engine(args, diagnose)
+
+
+def run_dataset_stats(args: argparse.Namespace) -> int:
+    def stats(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
+        result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
+        if args.json:
+            print(dumps(result))
+        else:
+            print(_stats_tables(result, f"{dataset.root} ({len(dataset.files)} {dataset.format} files)"))
+        overall = result["all"] if "group_by" in result else result
+        return EXIT_INVALID if overall["invalid_lines"] else EXIT_OK
+
+    return _with_engine(args, stats, writes=False)
+
+
+def _stats_tables(result: dict[str, Any], name: str) -> str:
+    from ..core.analysis.stats import format_table
+
+    if "group_by" not in result:
+        return format_table(_as_stats(result), name)
+    field = result["group_by"]
+    tables = [format_table(_as_stats(result["all"]), name)]
+    for group in result["groups"]:
+        value = "(none)" if group["value"] is None else group["value"]
+        tables.append(format_table(_as_stats(group["stats"]), f"{field} = {value}"))
+    return "\n\n".join(tables)
+
+
+def _as_stats(figures: dict[str, Any]) -> Any:
+    """A stats dict (as `stats --json` prints it) back as core.analysis.stats.Stats, to print."""
+    from collections import Counter
+
+    from ..core.analysis.stats import Stats
+    from ..core.runs.metrics import MetricMeans
+
+    stats = Stats(runs=figures["runs"], lucky=figures["lucky_answers"], invalid=figures["invalid_lines"])
+    stats.stages.update({stage: n for stage, n in figures["stages"].items() if n})
+    stats.missed = Counter({item["id"]: item["runs"] for item in figures["most_missed"]})
+    if "metrics" in figures:
+        stats.metrics = MetricMeans(**figures["metrics"])
+    return stats
+
+
+def run_dataset_sample(args: argparse.Namespace) -> int:
+    from ..engines.results import DATASET_VIEWS, parse_filters
+
+    if args.margin is not None and args.n != "auto":
+        err("--margin goes with -n auto")
+        return EXIT_UNREADABLE
+    if args.view not in DATASET_VIEWS:
+        err(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {args.view}")
+        return EXIT_UNREADABLE
+    try:
+        filters = parse_filters(args.filter)
+    except ValueError as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+
+    def sample(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
+        summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
+                                margin=args.margin or 0.05, seed=args.seed, out=out, **options)  # fmt: skip
+        where = f"the {args.view} view" + (f" matching '{summary.filter_text}'" if filters else "")
+        if not summary.ids:
+            Path(summary.out).unlink(missing_ok=True)
+            err(f"{dataset.root}: no runs in {where}: nothing to sample")
+            return EXIT_UNREADABLE
+        return _record_sample(args, summary, where)
+
+    return _with_engine(args, sample)
+
+
+def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
+    """Journal the spot-check beside the sample file, with the dataset's population N."""
+    from ..core.analysis.sampling import default_name
+    from ..core.common.text import visible
+    from ..core.review.records import JournalError, SpotCheck
+    from ..core.review.state import open_review
+
+    review = open_review(str(summary.out), args.field_map, args.journal, args.reviewer)
+    name = args.name or default_name(args.view, len(summary.ids))
+    earlier = review.spot_checks.get(name)
+    drawn = (args.view, summary.filter_text, args.seed, summary.population, summary.ids)
+    same = earlier is not None and (earlier.view, earlier.filter, earlier.seed, earlier.population,
+                                    earlier.ids) == drawn  # fmt: skip
+    if earlier is not None and not same and not args.replace:
+        err(
+            f"a spot-check named '{name}' already exists beside {summary.out} ({earlier.view}, seed "
+            f"{earlier.seed}, {len(earlier.ids)} runs); choose another --name, or --replace"
+        )
+        return EXIT_UNREADABLE
+    if not same:
+        from ..core.review.records import utc_now
+
+        record = SpotCheck(name, args.view, summary.filter_text, args.seed, summary.population,
+                           len(summary.ids), summary.ids, review.reviewer, utc_now())  # fmt: skip
+        try:
+            review.add_spot_check(record)
+        except JournalError as exc:
+            err(f"{exc}; the spot-check was not recorded")
+            return EXIT_UNREADABLE
+    if args.json:
+        print(dumps({"name": name, "view": args.view, "seed": args.seed, "population": summary.population,
+                     "ids": list(summary.ids), "output": str(summary.out)}))  # fmt: skip
+    else:
+        for run_id in summary.ids:
+            print(visible(run_id) if sys.stdout.isatty() else run_id)
+    journal = review.journal.name if review.journal is not None else "no journal"
+    done = "already recorded" if same else f"recorded in {journal}"
+    err(
+        f"{name}: {len(summary.ids)} of {summary.population} runs in {where}, seed {args.seed}; "
+        f"written to {summary.out}; {done}"
+    )
+    return EXIT_INVALID if summary.invalid else EXIT_OK

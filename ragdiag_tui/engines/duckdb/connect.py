@@ -1,0 +1,52 @@
+"""One DuckDB connection per command: in memory, spilling to a temporary folder, with a
+memory limit (RAGDIAG_DUCKDB_MEMORY, default 512MB) and a thread count
+(RAGDIAG_DUCKDB_THREADS, default every core), and the one Python function the SQL calls:
+`js_sort`, JavaScript's sort of a `missing` list, for the few lists whose order by bytes
+(code points) may differ from it (UTF-16 code units)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import duckdb
+
+from ...core.runs.rule import js_sorted
+from ..results import EngineError
+
+MEMORY_LIMIT = "512MB"
+
+
+def _js_sort(ids: list[str] | None) -> list[str] | None:
+    return None if ids is None else js_sorted(ids)
+
+
+@contextmanager
+def connect() -> Iterator[duckdb.DuckDBPyConnection]:
+    spill = tempfile.mkdtemp(prefix="ragdiag-duckdb-")
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute(f"SET memory_limit = '{os.environ.get('RAGDIAG_DUCKDB_MEMORY', MEMORY_LIMIT)}'")
+        threads = os.environ.get("RAGDIAG_DUCKDB_THREADS")
+        if threads:
+            con.execute(f"SET threads = {int(threads)}")
+        con.execute(f"SET temp_directory = '{spill}'")
+        con.execute("SET preserve_insertion_order = true")
+        con.create_function("js_sort", _js_sort, ["VARCHAR[]"], "VARCHAR[]", null_handling="special")
+        yield con
+    except duckdb.Error as exc:
+        raise EngineError(f"DuckDB: {exc}") from None
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def arrow_batches(con: duckdb.DuckDBPyConnection, query: str, rows: int = 65_536) -> Any:
+    """The query's result as a stream of Arrow record batches (DuckDB 1.x and 2.x name it apart)."""
+    relation = con.sql(query)
+    reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_record_batch
+    return reader(rows)

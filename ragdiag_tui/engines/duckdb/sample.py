@@ -1,0 +1,200 @@
+"""`sample DATASET --engine duckdb --view V [--filter F:V] -n N|auto --seed S -o SAMPLE.jsonl`.
+
+The sample is the n runs of the population with the smallest keys (engines.results:
+sha256 of seed, US, run id), ascending; ties by (file, line). SQL computes the key with
+DuckDB's sha256() and keeps the n smallest, with their whole rows, in one pass (an
+aggregate holding n rows: no sort of the population, no second reading of the files);
+the exact path's files do the same with hashlib, keeping each candidate's line. The
+drawn runs are written in draw order, every field kept; a run without an id is given
+one (`file:line`) under its id field's name, so the sample file names it as the
+dataset does.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...core.analysis.estimate import auto_size
+from ...core.common.jsonutil import line_bytes
+from ...core.runs.mapping import FieldMap
+from ...core.runs.parquet_runs import plain_row
+from ..dataset import Dataset
+from ..results import SEPARATOR, SampleSummary, sample_key
+from .connect import connect
+from .pyrows import PyRun, file_id, loose, read_runs
+from .schema import FieldSql, literal, plan
+from .sql import grouped_files, runs_sql
+
+ONE_PASS_LIMIT = 1_000_000  # a larger draw counts first, then takes the smallest keys in a second pass
+VIRTUAL = ("filename", "file_row_number")  # DuckDB's columns naming a row's file and row
+Candidate = tuple[str, str, int, str, Any]  # (key, file, line, run id, its raw line or row object)
+
+
+def in_view(view: str, stage: str, label: Any) -> bool:
+    if view == "all":
+        return True
+    if view == "lucky":
+        return stage == "retrieval" and label is True
+    return stage == view
+
+
+def _view_sql(view: str) -> str:
+    if view == "all":
+        return "stage <> 'invalid'"
+    if view == "lucky":
+        return "stage = 'retrieval' AND label"
+    return f"stage = {literal(view)}"
+
+
+def _size(n: int | str, population: int, margin: float) -> int:
+    return auto_size(population, margin) if n == "auto" else min(int(n), population)
+
+
+@dataclass
+class _Draw:
+    """What a draw asks for, and what it has counted so far."""
+
+    view: str
+    filters: Sequence[tuple[str, str]]
+    n: int | str
+    margin: float
+    seed: int
+    population: int = 0
+    invalid: int = 0
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(name for name, _ in self.filters))
+
+    @property
+    def cap(self) -> int:
+        """Never more than this many runs are drawn, whatever the population."""
+        return _size(self.n, 1 << 62, self.margin)
+
+    def chosen(self, run: PyRun) -> bool:
+        values = run.values
+        return in_view(self.view, run.stage or "", run.label) and all(values[f] == v for f, v in self.filters)
+
+    def where(self) -> str:
+        fields = self.fields
+        terms = [f"v{fields.index(f)} = {literal(v)}" for f, v in self.filters]
+        return " AND ".join([_view_sql(self.view), *terms])
+
+
+def sample(
+    ds: Dataset,
+    mapping: FieldMap | None,
+    *,
+    view: str,
+    filters: Sequence[tuple[str, str]],
+    n: int | str,
+    margin: float = 0.05,
+    seed: int,
+    out: Path,
+) -> SampleSummary:
+    draw = _Draw(view, filters, n, margin, seed)
+    plans = plan(ds.files, mapping, draw.fields) if ds.format == "parquet" else [None] * len(ds.files)
+    candidates: list[Candidate] = []
+    exact = [path for path, fields_sql in zip(ds.files, plans, strict=True) if fields_sql is None]
+    for population, invalid, smallest in (exact_candidates(path, ds, mapping, draw) for path in exact):
+        draw.population += population
+        draw.invalid += invalid
+        candidates += smallest
+    groups = grouped_files(ds.files, plans)
+    if groups:
+        with connect() as con:
+            candidates += _sql_candidates(con, ds, groups, draw)
+    candidates.sort()
+    drawn = candidates[: _size(n, draw.population, margin)]
+    with open(out, "wb") as handle:
+        for _, _, _, run_id, payload in drawn:
+            handle.write(_run_line(payload, run_id, mapping) + b"\n")
+    ids = tuple(run_id for _, _, _, run_id, _ in drawn)
+    return SampleSummary(view, tuple(filters), seed, draw.population, ids, str(out), draw.invalid)
+
+
+def exact_candidates(
+    path: Path, ds: Dataset, mapping: FieldMap | None, draw: _Draw
+) -> tuple[int, int, list[Candidate]]:
+    """One file by the exact path: (population, invalid runs, its candidates: the `cap`
+    smallest keys, or all the population's beyond ONE_PASS_LIMIT)."""
+    counts = [0, 0]
+
+    def population() -> Iterator[Candidate]:
+        name = ds.relative(path)
+        for run in read_runs(path, name, ds.format, mapping, draw.fields):
+            if run.error is not None:
+                counts[1] += 1
+            elif draw.chosen(run):
+                counts[0] += 1
+                run_id = run.id or ""
+                yield sample_key(draw.seed, run_id), name, run.line, run_id, run.raw
+
+    cap = draw.cap
+    smallest = heapq.nsmallest(cap, population()) if cap <= ONE_PASS_LIMIT else list(population())
+    return counts[0], counts[1], smallest
+
+
+def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Path]]], draw: _Draw) -> list:
+    """The smallest keys of each group of files read alike (each group's rows share a schema)."""
+    prefix = literal(f"{draw.seed}{SEPARATOR}")
+    queries = []
+    for group in groups:
+        runs = runs_sql(ds, [group], len(draw.fields), whole_run=True)
+        queries.append(
+            # The key and the row only for the population: sha256 and the row's struct cost.
+            f"SELECT CASE WHEN chosen THEN sha256({prefix} || rid) END AS k, f, line, rid, "
+            f"CASE WHEN chosen THEN __run END AS __run, stage, chosen "
+            f"FROM (SELECT *, {draw.where()} AS chosen FROM ({runs}))"
+        )
+    if draw.cap <= ONE_PASS_LIMIT:
+        return [item for keyed in queries for item in _smallest(con, keyed, draw, draw.cap)]
+    counts = [con.execute(_COUNT.format(keyed=keyed)).fetchall()[0] for keyed in queries]
+    draw.population += sum(population for population, _ in counts)
+    draw.invalid += sum(invalid for _, invalid in counts)
+    size = _size(draw.n, draw.population, draw.margin)
+    return [item for keyed in queries for item in _smallest(con, keyed, None, size)]
+
+
+_COUNT = "SELECT count(*) FILTER (WHERE chosen), count(*) FILTER (WHERE stage = 'invalid') FROM ({keyed})"
+_ONE_PASS = (
+    "SELECT count(*) FILTER (WHERE chosen), count(*) FILTER (WHERE stage = 'invalid'), "
+    "min_by(struct_pack(k, f, line, rid, __run), struct_pack(k, f, line), {cap}) FILTER (WHERE chosen) "
+    "FROM ({keyed})"
+)
+_TOP = "SELECT k, f, line, rid, __run FROM ({keyed}) WHERE chosen ORDER BY k, f, line LIMIT {size}"
+
+
+def _smallest(con: Any, keyed: str, draw: _Draw | None, size: int) -> list[Candidate]:
+    """The `size` smallest keys of a query, with their rows; with `draw`, counted in the same pass."""
+    if draw is None:
+        rows = con.sql(_TOP.format(keyed=keyed, size=size)).to_arrow_table().to_pylist()
+    else:
+        found = con.sql(_ONE_PASS.format(keyed=keyed, cap=max(size, 1))).to_arrow_table().to_pylist()[0]
+        population, invalid, rows = found.values()
+        draw.population += population
+        draw.invalid += invalid
+    out = []
+    for row in rows or ():
+        run = {key: value for key, value in row["__run"].items() if key not in VIRTUAL}
+        out.append((row["k"], row["f"], row["line"], row["rid"], plain_row(run, set())))
+    return out
+
+
+def _run_line(payload: Any, run_id: str, mapping: FieldMap | None) -> bytes:
+    """A drawn run's line: as it was written, or with the id it is known by when it has none."""
+    if isinstance(payload, bytes):
+        obj = loose(payload)
+        if file_id(obj, mapping) is not None:
+            return payload.rstrip(b"\r")
+    else:
+        obj = payload
+        if file_id(obj, mapping) is not None:
+            return line_bytes(obj)
+    obj = dict(obj)
+    obj[(mapping or FieldMap()).source("id")] = run_id
+    return line_bytes(obj)

@@ -1,0 +1,165 @@
+"""Which Parquet files the SQL path reads, and the SQL that reads their run fields.
+
+The SQL path reads a file whose mapped fields have the types the rule needs: the id a
+string, required and context lists of strings (a null item in them makes the run
+invalid, as the local loader says), the label any type (only a boolean is a label),
+and the group-by and filter fields strings, booleans, integers or dates. A key, a
+dotted path through structs and a `list[].field` path are followed as the field map
+follows them in a run (`core.runs.mapping`): a null or absent step is a null field.
+
+Any other file (an id stored as a number, IDs as text or as numbers, a column written
+as JSON text by `export --format parquet`, a path through something that is not a
+struct) goes to the exact path (`pyrows`): the local loader decides each row there, as
+`ragdiag-tui diagnose FILE.parquet` would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ...core.runs.mapping import FieldMap, SourcePath
+from ...core.runs.parquet_runs import JSON_COLUMNS_KEY
+
+
+class Unclean(Exception):
+    """The file's columns are not read exactly by SQL: use the exact path."""
+
+
+def ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+@dataclass(frozen=True)
+class FieldSql:
+    """The SQL expressions of a file's run fields (NULL where absent)."""
+
+    id: str
+    required: str
+    context: str
+    label: str
+    values: tuple[str, ...]  # the text of each group-by or filter field
+    columns: str = ""  # the file's columns and their types: DuckDB scans files of one schema together
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """Files with equal expressions and columns are read by one scan."""
+        return (self.id, self.required, self.context, self.label, *self.values, self.columns)
+
+
+def _is_string(kind: pa.DataType) -> bool:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind) or _is_view(kind)
+
+
+def _is_view(kind: pa.DataType) -> bool:
+    return getattr(pa.types, "is_string_view", lambda _: False)(kind)
+
+
+def _is_list(kind: pa.DataType) -> bool:
+    return pa.types.is_list(kind) or pa.types.is_large_list(kind)
+
+
+def _walk(expr: str, kind: pa.DataType, keys: Sequence[str]) -> tuple[str, pa.DataType | None]:
+    """Follow `keys` down structs; (expression, type), type None when a key is absent."""
+    for key in keys:
+        if not pa.types.is_struct(kind):
+            raise Unclean(f"a path goes through {kind}")
+        index = kind.get_field_index(key)
+        if index < 0:
+            return "NULL", None
+        expr, kind = f"struct_extract({expr}, {literal(key)})", kind.field(index).type
+    return expr, kind
+
+
+def _source(schema: pa.Schema, source: str) -> tuple[str, pa.DataType | None]:
+    """A SOURCE's expression and type in a file of `schema` (type None: always absent)."""
+    if source in schema.names:
+        return ident(source), schema.field(source).type
+    path = SourcePath.parse(source)
+    head, *rest = path.head
+    if head not in schema.names:
+        return "NULL", None
+    expr, kind = _walk(ident(head), schema.field(head).type, rest)
+    if path.each is None or kind is None:
+        return expr, kind
+    if not _is_list(kind) or not pa.types.is_struct(kind.value_type):
+        raise Unclean(f"{source}: not a list of structs")
+    item, leaf = _walk("__item", kind.value_type, path.each)
+    if leaf is None:
+        raise Unclean(f"{source}: an item has no {'.'.join(path.each)}")
+    return f"list_transform({expr}, lambda __item: {item})", pa.list_(leaf)
+
+
+def _id_list(schema: pa.Schema, source: str) -> str:
+    expr, kind = _source(schema, source)
+    if kind is None or pa.types.is_null(kind):
+        return "CAST(NULL AS VARCHAR[])"
+    if _is_list(kind) and (_is_string(kind.value_type) or pa.types.is_null(kind.value_type)):
+        return f"CAST({expr} AS VARCHAR[])"
+    raise Unclean(f"{source} is {kind}")
+
+
+def _text(schema: pa.Schema, name: str) -> str:
+    """A top-level field's text, as `results.value_text` gives it."""
+    if name not in schema.names:
+        return "CAST(NULL AS VARCHAR)"
+    column, kind = ident(name), schema.field(name).type
+    if _is_string(kind):
+        return f"CAST({column} AS VARCHAR)"
+    if pa.types.is_boolean(kind):
+        return f"CASE WHEN {column} THEN 'true' WHEN NOT {column} THEN 'false' END"
+    if pa.types.is_integer(kind) or pa.types.is_date32(kind) or pa.types.is_null(kind):
+        return f"CAST({column} AS VARCHAR)"
+    raise Unclean(f"{name} is {kind}")
+
+
+def field_sql(path: Path, field_map: FieldMap | None, fields: Sequence[str]) -> FieldSql:
+    """The SQL reading `path`'s run fields. Raises Unclean for a file SQL cannot read exactly."""
+    try:
+        schema = pq.read_schema(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise Unclean(str(exc)) from None
+    mapping = field_map or FieldMap()
+    sources = {name: mapping.source(name) for name in ("id", "required", "context", "correct")}
+    as_json = set(json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]")))
+    touched = {source.split(".")[0].removesuffix("[]") for source in sources.values()} | set(fields)
+    if as_json & (touched | set(sources.values())):
+        raise Unclean("a column is stored as JSON text")
+    id_expr, id_kind = _source(schema, sources["id"])
+    if id_kind is None or pa.types.is_null(id_kind):
+        id_expr = "CAST(NULL AS VARCHAR)"
+    elif not _is_string(id_kind):
+        raise Unclean(f"the id is {id_kind}")
+    label, label_kind = _source(schema, sources["correct"])
+    label = label if label_kind is not None and pa.types.is_boolean(label_kind) else "CAST(NULL AS BOOLEAN)"
+    return FieldSql(
+        f"CAST({id_expr} AS VARCHAR)",
+        _id_list(schema, sources["required"]),
+        _id_list(schema, sources["context"]),
+        label,
+        tuple(_text(schema, name) for name in fields),
+        str(schema.remove_metadata()),
+    )
+
+
+def plan(files: Sequence[Path], field_map: FieldMap | None, fields: Sequence[str]) -> list[Any]:
+    """For each file, its FieldSql, or None for the exact path."""
+    plans: list[Any] = []
+    for path in files:
+        try:
+            plans.append(field_sql(path, field_map, fields))
+        except Unclean:
+            plans.append(None)
+    return plans

@@ -1,0 +1,195 @@
+"""What the engines return, and the definitions every engine shares, so that DuckDB and
+Spark (and the local path) name, count and draw runs the same way.
+
+- A run's id in a dataset: its (mapped) `id` field when that is a string; otherwise
+  `"<file relative to root>:<N>"`, N its 1-based line (JSON Lines) or row (Parquet).
+  A repeated id counts once per occurrence.
+- The sample key: sha256 of the UTF-8 of `str(seed) + "\\x1f" + run id`, as lowercase
+  hex. The sample of size n is the n runs of the population with the smallest keys, in
+  ascending key order; ties (repeated ids) broken by (file relative to root, line/row).
+- A field's text (`--group-by`, `--filter FIELD:VALUE`): a string as it is, any other
+  value as its JSON (`core.common.jsonutil.field_text`); absent or null: no value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..core.analysis.stats import Stats
+from ..core.common.jsonutil import field_text
+from ..core.runs.metrics import MetricMeans
+
+SEPARATOR = "\x1f"
+DATASET_VIEWS = ("all", "retrieval", "generation", "pass", "unresolved", "answer-label", "lucky")
+"""The views a dataset's sample may be drawn from (by the files' own labels; a dataset has no
+review journal, so no reviewed/unreviewed, and an invalid run is no run to review)."""
+
+
+class EngineError(RuntimeError):
+    """An engine that could not finish (a file it cannot read, a full disk). The message says why."""
+
+
+def dataset_run_id(value: Any, file: str, line: int) -> str:
+    """A run's id in a dataset: its id field when a string, else `file:line`."""
+    return value if isinstance(value, str) else f"{file}:{line}"
+
+
+def sample_key(seed: int, run_id: str) -> str:
+    """The sample key of a run: sha256(UTF-8 of str(seed) + US + id) as lowercase hex."""
+    text = f"{seed}{SEPARATOR}{run_id}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def value_text(value: Any) -> str | None:
+    """A field's value as text for grouping and filtering; None when absent or null."""
+    return None if value is None else field_text(value)
+
+
+def parse_filters(text: str) -> list[tuple[str, str]]:
+    """`--filter` text for a dataset: whitespace-separated `FIELD:VALUE` (or `FIELD:=VALUE`)
+    terms, each a top-level field equal to VALUE as text. Raises ValueError otherwise."""
+    terms = []
+    for term in text.split():
+        name, sep, value = term.partition(":")
+        if not sep or not name or name in ("is", "tag"):
+            raise ValueError(
+                f"'{term}': on a dataset, --filter takes FIELD:VALUE terms only (a top-level field "
+                "equal to VALUE), as model:gpt-4o"
+            )
+        value = value.removeprefix("=")
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        terms.append((name, value))
+    return terms
+
+
+def stats_dict(
+    counts: Mapping[str, int],
+    lucky: int,
+    invalid: int,
+    missed: Iterable[tuple[str, int]],
+    metrics: MetricMeans,
+    top: int = 10,
+) -> dict[str, Any]:
+    """The dict `ragdiag-tui stats FILE --json --no-journal` prints, from an engine's counts:
+    runs per stage, lucky answers, invalid runs, (document, runs) pairs of missed documents
+    (at least the `top` most missed, ties by id), recall and precision means."""
+    stats = Stats()
+    for stage, count in counts.items():
+        if count:
+            stats.stages[stage] = count
+    stats.runs = sum(stats.stages.values())
+    stats.lucky, stats.invalid, stats.metrics = lucky, invalid, metrics
+    stats.missed.update(dict(missed))
+    out = stats.to_json()
+    out["most_missed"] = [{"id": doc, "runs": n} for doc, n in stats.top_missed(top)]
+    return out
+
+
+@dataclass
+class Tally:
+    """Counts an engine gathers for `stats`, mergeable across parts of a dataset.
+
+    The metric means are kept as counts of (numerator, denominator) pairs, so the mean
+    is exactly what the local path's `math.fsum` gives, however the runs are split.
+    """
+
+    stages: Counter[str] = field(default_factory=Counter)
+    lucky: int = 0
+    invalid: int = 0
+    missed: Counter[str] = field(default_factory=Counter)
+    recall: Counter[tuple[int, int]] = field(default_factory=Counter)  # (found, |required|) -> runs
+    precision: Counter[tuple[int, int]] = field(default_factory=Counter)  # (found, |context|) -> runs
+
+    def add_run(self, stage: str, label: Any, missing: Iterable[str] | None, n_req: int, n_ctx: int,
+                found: int, runs: int = 1) -> None:  # fmt: skip
+        """`runs` valid runs alike: their stage, label, missing IDs and distinct-ID counts."""
+        self.stages[stage] += runs
+        if stage == "retrieval":
+            self.lucky += runs if label is True else 0
+            for doc in missing or ():
+                self.missed[doc] += runs
+        if n_req:
+            self.recall[found, n_req] += runs
+        if n_ctx:
+            self.precision[found, n_ctx] += runs
+
+    def merge(self, other: Tally) -> None:
+        self.stages.update(other.stages)
+        self.lucky += other.lucky
+        self.invalid += other.invalid
+        self.missed.update(other.missed)
+        self.recall.update(other.recall)
+        self.precision.update(other.precision)
+
+    def to_json(self, top: int = 10) -> dict[str, Any]:
+        return stats_dict(self.stages, self.lucky, self.invalid, self.missed.items(), self.means(), top)
+
+    def means(self) -> MetricMeans:
+        recall, recall_runs = _exact_mean(self.recall)
+        precision, precision_runs = _exact_mean(self.precision)
+        return MetricMeans(recall, precision, recall_runs, precision_runs)
+
+
+def _exact_mean(pairs: Mapping[tuple[int, int], int]) -> tuple[float | None, int]:
+    """`math.fsum(values) / len(values)` over the values found/total, each `runs` times:
+    fsum is the exactly rounded sum, so summing exactly and rounding once is the same."""
+    runs = sum(pairs.values())
+    if not runs:
+        return None, 0
+    total = sum((Fraction(found / whole) * count for (found, whole), count in pairs.items()), Fraction(0))
+    return float(total) / runs, runs
+
+
+def grouped(group_by: str, all_stats: dict[str, Any], groups: Mapping[str | None, dict[str, Any]]) -> dict:
+    """`stats --group-by`: every run's stats, and each group's, ordered by value (code points),
+    runs without the field (value null) last."""
+    ordered = sorted(groups.items(), key=lambda item: (item[0] is None, item[0] or ""))
+    return {
+        "group_by": group_by,
+        "all": all_stats,
+        "groups": [{"value": value, "stats": stats} for value, stats in ordered],
+    }
+
+
+@dataclass
+class DiagnoseSummary:
+    """What `diagnose` on a dataset wrote: runs per stage, lucky answers, invalid runs."""
+
+    out: str
+    stages: dict[str, int] = field(default_factory=dict)
+    lucky: int = 0
+    invalid: int = 0
+
+    @property
+    def runs(self) -> int:
+        return sum(self.stages.values())
+
+    def summary(self) -> str:
+        stats = Stats(runs=self.runs, lucky=self.lucky, invalid=self.invalid)
+        stats.stages.update(self.stages)
+        return stats.summary()
+
+
+@dataclass
+class SampleSummary:
+    """A sample drawn from a dataset: its population's size N, the drawn ids in draw order
+    (ascending key), and how many runs were written to `out`."""
+
+    view: str
+    filters: Sequence[tuple[str, str]]
+    seed: int
+    population: int
+    ids: tuple[str, ...]
+    out: str
+    invalid: int = 0  # invalid runs met in the dataset (never drawn)
+
+    @property
+    def filter_text(self) -> str:
+        """The filter as the journal records it: `FIELD:VALUE` terms."""
+        return " ".join(f"{name}:{value}" for name, value in self.filters)
