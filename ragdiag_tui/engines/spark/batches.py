@@ -1,0 +1,295 @@
+"""What Spark's Python workers compute: Arrow batches from the files of a partition.
+
+Each function here is given to `DataFrame.mapInArrow` over a frame of file tasks (one
+row per file: index, path, rel, format) and yields Arrow record batches of the schema
+beside it. Texts that come from run files (ids, document IDs, group values) travel as
+UTF-8 bytes written with surrogatepass, so a lone surrogate survives the trip, and
+bytes order as Python orders the strings (code points).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...core.analysis.stats import Stats
+from ...core.common.jsonutil import line_bytes
+from ...core.runs.mapping import FieldMap
+from ..results import sample_key
+from .verdicts import (
+    INVALID,
+    FieldFilter,
+    FileReader,
+    FileTask,
+    Verdict,
+    decoded,
+    group_value,
+    is_lucky,
+    metrics_of,
+)
+
+TASK_SCHEMA = "index INT, path STRING, rel STRING, format STRING"
+DIAGNOSIS_SCHEMA = (
+    "file INT, line BIGINT, id BINARY, stage STRING, error STRING, field BINARY, detail BINARY, "
+    "missing ARRAY<BINARY>, lucky BOOLEAN"
+)
+PARTIAL_SCHEMA = "grp BINARY, doc BINARY, n BIGINT, counts STRING"
+SAMPLE_SCHEMA = "key STRING, file INT, line BIGINT, id BINARY, raw BINARY"
+BATCH_ROWS = 8192
+EXACT_SCALE = 1074  # every double is a whole number of 2**-1074
+
+
+def to_bytes(text: str | None) -> bytes | None:
+    return None if text is None else text.encode("utf-8", "surrogatepass")
+
+
+def from_bytes(data: bytes | None) -> str | None:
+    return None if data is None else bytes(data).decode("utf-8", "surrogatepass")
+
+
+def exact_units(value: float) -> int:
+    """`value` as a whole number of 2**-1074: sums of these are exact, in any order."""
+    numerator, denominator = value.as_integer_ratio()
+    return numerator << (EXACT_SCALE + 1 - denominator.bit_length())
+
+
+def _tasks(batches: Iterable[Any]) -> Iterator[FileTask]:
+    for batch in batches:
+        for row in batch.to_pylist():
+            yield FileTask(row["index"], row["path"], row["rel"], row["format"])
+
+
+def _flush(columns: dict[str, list[Any]], schema: Any) -> Any:
+    import pyarrow as pa
+
+    batch = pa.RecordBatch.from_pydict(columns, schema=schema)
+    for values in columns.values():
+        values.clear()
+    return batch
+
+
+def _arrow_schema(names_types: list[tuple[str, Any]]) -> Any:
+    import pyarrow as pa
+
+    return pa.schema(names_types)
+
+
+# -- diagnose: one row per record ------------------------------------------------------------
+
+
+def diagnosis_batches(batches: Iterable[Any], field_map: FieldMap | None) -> Iterator[Any]:
+    import pyarrow as pa
+
+    schema = _arrow_schema(
+        [
+            ("file", pa.int32()),
+            ("line", pa.int64()),
+            ("id", pa.binary()),
+            ("stage", pa.string()),
+            ("error", pa.string()),
+            ("field", pa.binary()),
+            ("detail", pa.binary()),
+            ("missing", pa.list_(pa.binary())),
+            ("lucky", pa.bool_()),
+        ]
+    )
+    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    reader = FileReader(field_map)
+    for task in _tasks(batches):
+        for verdict in reader.verdicts(task):
+            diagnosis = verdict.diagnosis
+            missing = diagnosis.get("missing")
+            columns["file"].append(task.index)
+            columns["line"].append(verdict.line)
+            columns["id"].append(to_bytes(verdict.id))
+            columns["stage"].append(diagnosis.get("stage"))
+            columns["error"].append(diagnosis.get("error"))
+            columns["field"].append(to_bytes(diagnosis.get("field")))
+            columns["detail"].append(to_bytes(diagnosis.get("detail")))
+            columns["missing"].append(None if missing is None else [to_bytes(doc) for doc in missing])
+            columns["lucky"].append(is_lucky(verdict))
+            if len(columns["line"]) >= BATCH_ROWS:
+                yield _flush(columns, schema)
+    if columns["line"]:
+        yield _flush(columns, schema)
+
+
+def diagnosis_line(row: Any, rel: str) -> dict[str, Any]:
+    """A diagnosis row as the output's object: id, file, line, then what local `diagnose` writes."""
+    line: dict[str, Any] = {"id": from_bytes(row["id"]), "file": rel, "line": row["line"]}
+    if row["stage"] is not None:
+        line["stage"] = row["stage"]
+    if row["error"] is not None:
+        line["error"] = row["error"]
+    if row["field"] is not None:
+        line["field"] = from_bytes(row["field"])
+    if row["detail"] is not None:
+        line["detail"] = from_bytes(row["detail"])
+    if row["missing"] is not None:
+        line["missing"] = [from_bytes(doc) for doc in row["missing"]]
+    return line
+
+
+# -- stats: partial counts per group, per partition -------------------------------------------
+
+
+@dataclass
+class Partial:
+    """The counts of one group over part of the dataset; metric sums exact (see exact_units)."""
+
+    stats: Stats = field(default_factory=Stats)
+    recall: int = 0
+    recall_runs: int = 0
+    precision: int = 0
+    precision_runs: int = 0
+
+    def add(self, verdict: Verdict) -> None:
+        stats = self.stats
+        if verdict.stage == INVALID:
+            stats.invalid += 1
+            return
+        stats.add(verdict.stage, verdict.label, verdict.diagnosis.get("missing") or ())
+        recall, precision = metrics_of(verdict)
+        if recall == recall:
+            self.recall += exact_units(recall)
+            self.recall_runs += 1
+        if precision == precision:
+            self.precision += exact_units(precision)
+            self.precision_runs += 1
+
+    def counts_json(self) -> str:
+        stats = self.stats
+        return json.dumps(
+            {
+                "runs": stats.runs,
+                "stages": dict(stats.stages),
+                "lucky": stats.lucky,
+                "invalid": stats.invalid,
+                "recall": [str(self.recall), self.recall_runs],
+                "precision": [str(self.precision), self.precision_runs],
+            }
+        )
+
+    def merge(self, other: Partial) -> None:
+        """Add the counts of another part (missed documents apart: see `engine.stats`)."""
+        self.stats.merge(other.stats)
+        self.recall += other.recall
+        self.recall_runs += other.recall_runs
+        self.precision += other.precision
+        self.precision_runs += other.precision_runs
+
+    def merge_json(self, text: str) -> None:
+        counts = json.loads(text)
+        stats = self.stats
+        stats.runs += counts["runs"]
+        stats.stages.update(counts["stages"])
+        stats.lucky += counts["lucky"]
+        stats.invalid += counts["invalid"]
+        self.recall += int(counts["recall"][0])
+        self.recall_runs += counts["recall"][1]
+        self.precision += int(counts["precision"][0])
+        self.precision_runs += counts["precision"][1]
+
+
+def partial_batches(
+    batches: Iterable[Any], field_map: FieldMap | None, group_by: str | None
+) -> Iterator[Any]:
+    import pyarrow as pa
+
+    schema = _arrow_schema(
+        [("grp", pa.binary()), ("doc", pa.binary()), ("n", pa.int64()), ("counts", pa.string())]
+    )
+    reader = FileReader(field_map, need_object=group_by is not None)
+    groups: dict[str | None, Partial] = {}
+    for task in _tasks(batches):
+        for verdict in reader.verdicts(task):
+            group = None if group_by is None else group_value(verdict.obj, group_by)
+            partial = groups.get(group)
+            if partial is None:
+                partial = groups[group] = Partial()
+            partial.add(verdict)
+    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    for group, partial in groups.items():
+        rows: list[tuple[bytes | None, int, str | None]] = [(None, 0, partial.counts_json())]
+        rows += [(to_bytes(doc), n, None) for doc, n in partial.stats.missed.items()]
+        for doc, n, counts in rows:
+            columns["grp"].append(to_bytes(group))
+            columns["doc"].append(doc)
+            columns["n"].append(n)
+            columns["counts"].append(counts)
+            if len(columns["n"]) >= BATCH_ROWS:
+                yield _flush(columns, schema)
+    if columns["n"]:
+        yield _flush(columns, schema)
+
+
+# -- sample: the population's runs with their keys --------------------------------------------
+
+
+def in_view(verdict: Verdict, view: str) -> bool:
+    """Whether a valid run is in `view` (`results.DATASET_VIEWS`), by the file's own labels
+    (as core.analysis.sampling takes a population)."""
+    if view == "all":
+        return True
+    if view == "lucky":
+        return is_lucky(verdict)
+    return verdict.stage == view
+
+
+def _written(verdict: Verdict, id_source: str, named: bool) -> bytes:
+    """The run's text for the sample file; a run named by its place gets that name as its id,
+    so that the sample file, read on its own, names it the same."""
+    obj = None if named else decoded(verdict.raw)
+    if not isinstance(obj, dict):
+        return verdict.raw
+    obj[id_source] = verdict.id
+    return line_bytes(obj)
+
+
+def sample_batches(
+    batches: Iterable[Any],
+    field_map: FieldMap | None,
+    view: str,
+    filters: tuple[FieldFilter, ...],
+    seed: int,
+) -> Iterator[Any]:
+    import pyarrow as pa
+
+    schema = _arrow_schema(
+        [
+            ("key", pa.string()),
+            ("file", pa.int32()),
+            ("line", pa.int64()),
+            ("id", pa.binary()),
+            ("raw", pa.binary()),
+        ]
+    )
+    id_map = field_map or FieldMap()
+    id_source = id_map.source("id")
+    reader = FileReader(field_map, need_object=True)
+    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    for task in _tasks(batches):
+        for verdict in reader.verdicts(task):
+            if verdict.stage == INVALID:  # counted (key null), never drawn
+                key = raw = None
+            elif in_view(verdict, view) and all(term.matches(verdict.obj) for term in filters):
+                key = sample_key(seed, verdict.id)
+                raw = _written(verdict, id_source, named=id_map.id_of(verdict.obj) == verdict.id)
+            else:
+                continue
+            columns["key"].append(key)
+            columns["file"].append(task.index)
+            columns["line"].append(verdict.line)
+            columns["id"].append(to_bytes(verdict.id))
+            columns["raw"].append(raw)
+            if len(columns["line"]) >= BATCH_ROWS:
+                yield _flush(columns, schema)
+    if columns["line"]:
+        yield _flush(columns, schema)
+
+
+def missed_pairs(rows: Iterable[Any]) -> list[tuple[str, int]]:
+    """Collected (doc, n) rows as (document, runs) pairs."""
+    return [(from_bytes(row["doc"]), row["n"]) for row in rows]  # type: ignore[misc]
