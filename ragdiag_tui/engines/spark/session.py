@@ -63,8 +63,6 @@ def build_session(master: str = DEFAULT_MASTER, extra: dict[str, str] | None = N
     log = f"-Dlog4j2.configurationFile=file:{_log_config()}"
     # The driver's JVM starts before any conf is read: its options go on spark-submit's line.
     os.environ.setdefault("PYSPARK_SUBMIT_ARGS", f'--driver-java-options "{log}" pyspark-shell')
-    # pyspark warns that it has not been tried with the installed pandas; this engine uses Arrow only.
-    warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
     builder = (
         SparkSession.builder.master(master)
         .appName(APP_NAME)
@@ -81,9 +79,18 @@ def build_session(master: str = DEFAULT_MASTER, extra: dict[str, str] | None = N
         builder = builder.config("spark.executorEnv.PYTHONPATH", pythonpath)
     for key, value in (extra or {}).items():
         builder = builder.config(key, value)
-    spark = builder.getOrCreate()
+    with quiet_pandas_notice():
+        spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+@contextlib.contextmanager
+def quiet_pandas_notice() -> Iterator[None]:
+    """pyspark warns that it was not tried with the installed pandas; the engine uses Arrow only."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
+        yield
 
 
 def active_session() -> Any:
@@ -105,7 +112,8 @@ def spark_session(master: str = DEFAULT_MASTER, files: int = 1) -> Iterator[Any]
         spark = build_session(master)
     spark.conf.set("spark.sql.shuffle.partitions", str(max(2, min(files, MAX_SHUFFLE_PARTITIONS))))
     try:
-        yield spark
+        with quiet_pandas_notice():
+            yield spark
     finally:
         if owned:
             spark.stop()

@@ -1,0 +1,215 @@
+"""What the Spark engine's tests share: the Java check, one local session for the whole
+test session, the local path's answers to compare with, and a standalone cluster."""
+
+from __future__ import annotations
+
+import atexit
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE_RUNS = REPO / "sample_runs"
+JAVA_VERSION = re.compile(rb'version "(\d+)(?:\.(\d+))?')
+
+
+def java_major() -> int | None:
+    """The major version of the `java` Spark would start (JAVA_HOME's, else PATH's); None without one."""
+    home = os.environ.get("JAVA_HOME")
+    java = str(Path(home, "bin", "java")) if home else shutil.which("java")
+    if not java or not os.path.exists(java):
+        return None
+    done = subprocess.run([java, "-version"], capture_output=True, check=False)
+    found = JAVA_VERSION.search(done.stderr + done.stdout)
+    if not found:
+        return None
+    major = int(found.group(1))
+    return int(found.group(2) or 0) if major == 1 else major
+
+
+def require_spark() -> None:
+    """Skip, saying why, where Spark cannot run: no pyspark, or no Java 17+."""
+    pytest.importorskip("pyspark", reason="pyspark (the `spark` extra) is not installed")
+    major = java_major()
+    if major is None:
+        pytest.skip("no Java found (Spark needs Java 17 or newer; .ci/run installs openjdk-17-jre-headless)")
+    if major < 17:
+        pytest.skip(f"Java {major} found; Spark needs Java 17 or newer")
+
+
+_SESSION: list[Any] = []
+
+
+def shared_session() -> Any:
+    """One local[2] session for every Spark test of this process, stopped at exit: the engine
+    uses a running session as it is and leaves it running."""
+    require_spark()
+    if not _SESSION:
+        from ragdiag_tui.engines.spark.session import build_session
+
+        _SESSION.append(build_session("local[2]"))
+        atexit.register(_SESSION[0].stop)
+    return _SESSION[0]
+
+
+@pytest.fixture(scope="session")
+def spark() -> Any:
+    return shared_session()
+
+
+# -- the local path's answers ------------------------------------------------------------------
+
+
+def local_stats(path: Path, field_map: Any = None) -> dict[str, Any]:
+    """What `ragdiag-tui stats FILE --json --no-journal` prints, without its spot-checks and agreement."""
+    from ragdiag_tui.core.analysis.stats import review_stats
+    from ragdiag_tui.core.review.state import open_review
+
+    review = open_review(path, field_map, use_journal=False, writable=False)
+    return review_stats(review).to_json()
+
+
+def local_diagnoses(path: Path, field_map: Any = None) -> list[dict[str, Any]]:
+    """The lines `ragdiag-tui diagnose FILE` writes."""
+    from ragdiag_tui.core.output.diagnose import write_diagnoses
+
+    out = io.BytesIO()
+    write_diagnoses(str(path), out, field_map)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def as_local_line(row: dict[str, Any]) -> dict[str, Any]:
+    """A dataset's diagnosis row in the form the local `diagnose` writes it: a run as its id and
+    diagnosis; an invalid line with its line, the id the file gives it (if any) and the error.
+    A run the file does not name has the id None here (locally, its position in the file)."""
+    if "detail" not in row:
+        line = {key: value for key, value in row.items() if key not in ("file", "line")}
+        if row["id"] == f"{row['file']}:{row['line']}":
+            line["id"] = None
+        return line
+    line = {"line": row["line"]}
+    if row["id"] != f"{row['file']}:{row['line']}":
+        line["id"] = row["id"]
+    line.update((key, row[key]) for key in ("error", "field", "detail") if key in row)
+    return line
+
+
+def same_as_local(mine: list[dict[str, Any]], local: list[dict[str, Any]]) -> None:
+    """Assert that `as_local_line` rows equal the local lines (an unnamed run's id apart)."""
+    local = [
+        {**line, "id": None} if "detail" not in line and theirs.get("id", "") is None else line
+        for line, theirs in zip(local, mine, strict=False)
+    ] + local[len(mine) :]
+    assert mine == local
+
+
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_jsonl(path: Path, runs: Sequence[Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
+    return path
+
+
+# -- a standalone cluster on 127.0.0.1 -----------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Daemon:
+    """A Spark daemon (master or worker) in its own process group, its output read by a thread
+    so that a test waits for the line that says it is ready."""
+
+    def __init__(self, args: list[str], env: dict[str, str], ready: str) -> None:
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self.ended = threading.Event()
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+        self._reader = threading.Thread(target=self._read, args=(ready,), daemon=True)
+        self._reader.start()
+
+    def _read(self, ready: str) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", "replace")
+            self.lines.append(line)
+            if ready in line:
+                self.ready.set()
+        self.ended.set()
+        self.ready.set()  # a daemon that died is not going to be ready: stop waiting
+
+    def wait_ready(self, timeout: float = 120) -> None:
+        self.ready.wait(timeout)
+        if self.ended.is_set() or not self.ready.is_set():
+            raise RuntimeError("Spark daemon did not start:\n" + "".join(self.lines[-30:]))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@contextmanager
+def standalone_cluster(work: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """A master and one worker (1 core, 1 GB) on 127.0.0.1, started with the scripts that ship
+    with pyspark; yields the master URL and the environment a driver should run with."""
+    import pyspark
+
+    home = Path(pyspark.__file__).parent
+    spark_class = str(home / "bin" / "spark-class")
+    work.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "SPARK_HOME": str(home),
+        "SPARK_LOCAL_IP": "127.0.0.1",
+        "SPARK_LOG_DIR": str(work / "logs"),
+        "SPARK_WORKER_DIR": str(work / "worker"),
+        "SPARK_NO_DAEMONIZE": "1",
+        "PYSPARK_PYTHON": sys.executable,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    port = free_port()
+    url = f"spark://127.0.0.1:{port}"
+    master_args = ["--host", "127.0.0.1", "--port", str(port), "--webui-port", "0"]
+    master = Daemon([spark_class, "org.apache.spark.deploy.master.Master", *master_args], env, "leader")
+    daemons = [master]
+    try:
+        master.wait_ready()
+        worker_args = ["--host", "127.0.0.1", "--webui-port", "0", "--cores", "1", "--memory", "1g"]
+        worker_args += ["--work-dir", str(work / "worker")]
+        worker = Daemon(
+            [spark_class, "org.apache.spark.deploy.worker.Worker", url, *worker_args],
+            env,
+            "Successfully registered with master",
+        )
+        daemons.append(worker)
+        worker.wait_ready()
+        yield url, env
+    finally:
+        for daemon in reversed(daemons):
+            daemon.stop()
