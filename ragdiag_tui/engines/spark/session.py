@@ -20,7 +20,7 @@ APP_NAME = "ragdiag-tui"
 MAX_SHUFFLE_PARTITIONS = 200
 
 # Only errors reach the terminal: Spark's start-up notices and warnings would bury the output.
-# (The shell's logger at the root's level: else Spark says it sets a default level.)
+# (The transport's complaint of requests outstanding when a session stops is a known, harmless race.)
 _LOG4J2 = """\
 rootLogger.level = error
 rootLogger.appenderRef.stderr.ref = console
@@ -31,6 +31,8 @@ appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 logger.repl.name = org.apache.spark.repl.Main
 logger.repl.level = error
+logger.closing.name = org.apache.spark.network.client.TransportResponseHandler
+logger.closing.level = fatal
 """
 
 
@@ -62,6 +64,7 @@ def build_session(master: str = DEFAULT_MASTER, extra: dict[str, str] | None = N
     use_this_interpreter()
     log = f"-Dlog4j2.configurationFile=file:{_log_config()}"
     # The driver's JVM starts before any conf is read: its options go on spark-submit's line.
+    # (Executors log to their worker's files, not to this terminal.)
     os.environ.setdefault("PYSPARK_SUBMIT_ARGS", f'--driver-java-options "{log}" pyspark-shell')
     builder = (
         SparkSession.builder.master(master)
@@ -69,7 +72,6 @@ def build_session(master: str = DEFAULT_MASTER, extra: dict[str, str] | None = N
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.extraJavaOptions", log)
-        .config("spark.executor.extraJavaOptions", log)
         .config("spark.pyspark.python", sys.executable)
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
