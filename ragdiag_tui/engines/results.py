@@ -14,8 +14,10 @@ Spark (and the local path) name, count and draw runs the same way.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from ..core.analysis.stats import Stats
@@ -83,6 +85,61 @@ def stats_dict(
     out = stats.to_json()
     out["most_missed"] = [{"id": doc, "runs": n} for doc, n in stats.top_missed(top)]
     return out
+
+
+@dataclass
+class Tally:
+    """Counts an engine gathers for `stats`, mergeable across parts of a dataset.
+
+    The metric means are kept as counts of (numerator, denominator) pairs, so the mean
+    is exactly what the local path's `math.fsum` gives, however the runs are split.
+    """
+
+    stages: Counter[str] = field(default_factory=Counter)
+    lucky: int = 0
+    invalid: int = 0
+    missed: Counter[str] = field(default_factory=Counter)
+    recall: Counter[tuple[int, int]] = field(default_factory=Counter)  # (found, |required|) -> runs
+    precision: Counter[tuple[int, int]] = field(default_factory=Counter)  # (found, |context|) -> runs
+
+    def add_run(self, stage: str, label: Any, missing: Iterable[str] | None, n_req: int, n_ctx: int,
+                found: int, runs: int = 1) -> None:  # fmt: skip
+        """`runs` valid runs alike: their stage, label, missing IDs and distinct-ID counts."""
+        self.stages[stage] += runs
+        if stage == "retrieval":
+            self.lucky += runs if label is True else 0
+            for doc in missing or ():
+                self.missed[doc] += runs
+        if n_req:
+            self.recall[found, n_req] += runs
+        if n_ctx:
+            self.precision[found, n_ctx] += runs
+
+    def merge(self, other: Tally) -> None:
+        self.stages.update(other.stages)
+        self.lucky += other.lucky
+        self.invalid += other.invalid
+        self.missed.update(other.missed)
+        self.recall.update(other.recall)
+        self.precision.update(other.precision)
+
+    def to_json(self, top: int = 10) -> dict[str, Any]:
+        return stats_dict(self.stages, self.lucky, self.invalid, self.missed.items(), self.means(), top)
+
+    def means(self) -> MetricMeans:
+        recall, recall_runs = _exact_mean(self.recall)
+        precision, precision_runs = _exact_mean(self.precision)
+        return MetricMeans(recall, precision, recall_runs, precision_runs)
+
+
+def _exact_mean(pairs: Mapping[tuple[int, int], int]) -> tuple[float | None, int]:
+    """`math.fsum(values) / len(values)` over the values found/total, each `runs` times:
+    fsum is the exactly rounded sum, so summing exactly and rounding once is the same."""
+    runs = sum(pairs.values())
+    if not runs:
+        return None, 0
+    total = sum((Fraction(found / whole) * count for (found, whole), count in pairs.items()), Fraction(0))
+    return float(total) / runs, runs
 
 
 def grouped(group_by: str, all_stats: dict[str, Any], groups: Mapping[str | None, dict[str, Any]]) -> dict:

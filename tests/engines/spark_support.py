@@ -104,25 +104,19 @@ def local_diagnoses(path: Path, field_map: Any = None) -> list[dict[str, Any]]:
 
 
 def as_local_line(row: dict[str, Any]) -> dict[str, Any]:
-    """A dataset's diagnosis row in the form the local `diagnose` writes it: a run as its id and
-    diagnosis; an invalid line with its line, the id the file gives it (if any) and the error.
-    A run the file does not name has the id None here (locally, its position in the file)."""
-    if "detail" not in row:
-        line = {key: value for key, value in row.items() if key not in ("file", "line")}
-        if row["id"] == f"{row['file']}:{row['line']}":
-            line["id"] = None
-        return line
-    line = {"line": row["line"]}
-    if row["id"] != f"{row['file']}:{row['line']}":
-        line["id"] = row["id"]
-    line.update((key, row[key]) for key in ("error", "field", "detail") if key in row)
+    """A dataset's diagnosis row in the form the local `diagnose` writes it: without its file,
+    and without its line unless it is an invalid line. A run the file does not name has the id
+    None here (locally, its position in the file)."""
+    line = {key: value for key, value in row.items() if key != "file" and (key != "line" or "detail" in row)}
+    if row.get("id") == f"{row['file']}:{row['line']}":
+        line["id"] = None
     return line
 
 
 def same_as_local(mine: list[dict[str, Any]], local: list[dict[str, Any]]) -> None:
     """Assert that `as_local_line` rows equal the local lines (an unnamed run's id apart)."""
     local = [
-        {**line, "id": None} if "detail" not in line and theirs.get("id", "") is None else line
+        {**line, "id": None} if theirs.get("id", "") is None else line
         for line, theirs in zip(local, mine, strict=False)
     ] + local[len(mine) :]
     assert mine == local

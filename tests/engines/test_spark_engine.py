@@ -141,7 +141,7 @@ def test_rows_name_their_file_and_line_and_unnamed_runs_by_them(tmp_path: Path) 
     engine.diagnose(_dataset(tmp_path / "d"), None, out)
     assert read_lines(out) == [
         {"id": "x.jsonl:1", "file": "x.jsonl", "line": 1, "stage": "retrieval", "missing": ["a"]},
-        {"id": "y.jsonl:2", "file": "y.jsonl", "line": 2, "error": "invalid-run", "field": "id",
+        {"file": "y.jsonl", "line": 2, "error": "invalid-run", "field": "id",
          "detail": "field 'id': expected a string, got number"},
         {"id": "n", "file": "y.jsonl", "line": 3, "error": "answer-label"},
     ]  # fmt: skip

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.analysis.stats import Stats
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
-from ..results import sample_key
+from ..results import Tally, sample_key
 from .verdicts import (
     INVALID,
     FieldFilter,
@@ -27,7 +25,6 @@ from .verdicts import (
     decoded,
     group_value,
     is_lucky,
-    metrics_of,
 )
 
 TASK_SCHEMA = "index INT, path STRING, rel STRING, format STRING"
@@ -38,7 +35,6 @@ DIAGNOSIS_SCHEMA = (
 PARTIAL_SCHEMA = "grp BINARY, doc BINARY, n BIGINT, counts STRING"
 SAMPLE_SCHEMA = "key STRING, file INT, line BIGINT, id BINARY, raw BINARY"
 BATCH_ROWS = 8192
-EXACT_SCALE = 1074  # every double is a whole number of 2**-1074
 
 
 def to_bytes(text: str | None) -> bytes | None:
@@ -47,12 +43,6 @@ def to_bytes(text: str | None) -> bytes | None:
 
 def from_bytes(data: bytes | None) -> str | None:
     return None if data is None else bytes(data).decode("utf-8", "surrogatepass")
-
-
-def exact_units(value: float) -> int:
-    """`value` as a whole number of 2**-1074: sums of these are exact, in any order."""
-    numerator, denominator = value.as_integer_ratio()
-    return numerator << (EXACT_SCALE + 1 - denominator.bit_length())
 
 
 def _tasks(batches: Iterable[Any]) -> Iterator[FileTask]:
@@ -117,8 +107,11 @@ def diagnosis_batches(batches: Iterable[Any], field_map: FieldMap | None) -> Ite
 
 
 def diagnosis_line(row: Any, rel: str) -> dict[str, Any]:
-    """A diagnosis row as the output's object: id, file, line, then what local `diagnose` writes."""
-    line: dict[str, Any] = {"id": from_bytes(row["id"]), "file": rel, "line": row["line"]}
+    """A diagnosis row as the output's object: the local `diagnose` line with the run's file and
+    line after its id (an invalid line that names no id has none)."""
+    line: dict[str, Any] = {} if row["id"] is None else {"id": from_bytes(row["id"])}
+    line["file"] = rel
+    line["line"] = row["line"]
     if row["stage"] is not None:
         line["stage"] = row["stage"]
     if row["error"] is not None:
@@ -135,62 +128,37 @@ def diagnosis_line(row: Any, rel: str) -> dict[str, Any]:
 # -- stats: partial counts per group, per partition -------------------------------------------
 
 
-@dataclass
-class Partial:
-    """The counts of one group over part of the dataset; metric sums exact (see exact_units)."""
+def tally_run(tally: Tally, verdict: Verdict) -> None:
+    """Count one record in `tally` (results.Tally: exact metric sums, mergeable)."""
+    if verdict.stage == INVALID:
+        tally.invalid += 1
+        return
+    required, context = set(verdict.required or ()), set(verdict.context or ())
+    found = len(required & context) if required and context else 0
+    missing = verdict.diagnosis.get("missing")
+    tally.add_run(verdict.stage, verdict.label, missing, len(required), len(context), found)
 
-    stats: Stats = field(default_factory=Stats)
-    recall: int = 0
-    recall_runs: int = 0
-    precision: int = 0
-    precision_runs: int = 0
 
-    def add(self, verdict: Verdict) -> None:
-        stats = self.stats
-        if verdict.stage == INVALID:
-            stats.invalid += 1
-            return
-        stats.add(verdict.stage, verdict.label, verdict.diagnosis.get("missing") or ())
-        recall, precision = metrics_of(verdict)
-        if recall == recall:
-            self.recall += exact_units(recall)
-            self.recall_runs += 1
-        if precision == precision:
-            self.precision += exact_units(precision)
-            self.precision_runs += 1
+def tally_json(tally: Tally) -> str:
+    """A tally's counts as JSON, its missed documents apart (they are rows of their own)."""
+    return json.dumps(
+        {
+            "stages": dict(tally.stages),
+            "lucky": tally.lucky,
+            "invalid": tally.invalid,
+            "recall": [[*pair, runs] for pair, runs in tally.recall.items()],
+            "precision": [[*pair, runs] for pair, runs in tally.precision.items()],
+        }
+    )
 
-    def counts_json(self) -> str:
-        stats = self.stats
-        return json.dumps(
-            {
-                "runs": stats.runs,
-                "stages": dict(stats.stages),
-                "lucky": stats.lucky,
-                "invalid": stats.invalid,
-                "recall": [str(self.recall), self.recall_runs],
-                "precision": [str(self.precision), self.precision_runs],
-            }
-        )
 
-    def merge(self, other: Partial) -> None:
-        """Add the counts of another part (missed documents apart: see `engine.stats`)."""
-        self.stats.merge(other.stats)
-        self.recall += other.recall
-        self.recall_runs += other.recall_runs
-        self.precision += other.precision
-        self.precision_runs += other.precision_runs
-
-    def merge_json(self, text: str) -> None:
-        counts = json.loads(text)
-        stats = self.stats
-        stats.runs += counts["runs"]
-        stats.stages.update(counts["stages"])
-        stats.lucky += counts["lucky"]
-        stats.invalid += counts["invalid"]
-        self.recall += int(counts["recall"][0])
-        self.recall_runs += counts["recall"][1]
-        self.precision += int(counts["precision"][0])
-        self.precision_runs += counts["precision"][1]
+def merge_json(tally: Tally, text: str) -> None:
+    counts = json.loads(text)
+    tally.stages.update(counts["stages"])
+    tally.lucky += counts["lucky"]
+    tally.invalid += counts["invalid"]
+    tally.recall.update({(found, whole): runs for found, whole, runs in counts["recall"]})
+    tally.precision.update({(found, whole): runs for found, whole, runs in counts["precision"]})
 
 
 def partial_batches(
@@ -202,18 +170,18 @@ def partial_batches(
         [("grp", pa.binary()), ("doc", pa.binary()), ("n", pa.int64()), ("counts", pa.string())]
     )
     reader = FileReader(field_map, need_object=group_by is not None)
-    groups: dict[str | None, Partial] = {}
+    groups: dict[str | None, Tally] = {}
     for task in _tasks(batches):
         for verdict in reader.verdicts(task):
             group = None if group_by is None else group_value(verdict.obj, group_by)
-            partial = groups.get(group)
-            if partial is None:
-                partial = groups[group] = Partial()
-            partial.add(verdict)
+            tally = groups.get(group)
+            if tally is None:
+                tally = groups[group] = Tally()
+            tally_run(tally, verdict)
     columns: dict[str, list[Any]] = {name: [] for name in schema.names}
-    for group, partial in groups.items():
-        rows: list[tuple[bytes | None, int, str | None]] = [(None, 0, partial.counts_json())]
-        rows += [(to_bytes(doc), n, None) for doc, n in partial.stats.missed.items()]
+    for group, tally in groups.items():
+        rows: list[tuple[bytes | None, int, str | None]] = [(None, 0, tally_json(tally))]
+        rows += [(to_bytes(doc), n, None) for doc, n in tally.missed.items()]
         for doc, n, counts in rows:
             columns["grp"].append(to_bytes(group))
             columns["doc"].append(doc)

@@ -8,15 +8,15 @@ line numbers are lost. Files must be readable at the same path on every worker.
 
 Spark then does what needs the whole dataset: the most-missed documents per group and
 the sample's n smallest keys (a top-n per task, merged), while the per-file counts are
-merged on the driver (the recall and precision sums exactly, so the means equal the
-local `math.fsum` ones whatever the split).
+merged on the driver (`results.Tally`: the recall and precision means exactly the local
+`math.fsum` ones whatever the split).
 """
 
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,30 +24,26 @@ from ...core.analysis.estimate import auto_size
 from ...core.analysis.sampling import SampleError
 from ...core.analysis.stats import TOP_MISSED
 from ...core.common.atomic import open_output
-from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
-from ...core.runs.metrics import MetricMeans
 from ...core.runs.stages import RULE_STAGE_NAMES
 from ..dataset import Dataset
-from ..results import DATASET_VIEWS, DiagnoseSummary, SampleSummary, grouped, stats_dict
+from ..results import DATASET_VIEWS, DiagnoseSummary, SampleSummary, Tally, grouped
 from .batches import (
     DIAGNOSIS_SCHEMA,
-    EXACT_SCALE,
     PARTIAL_SCHEMA,
     SAMPLE_SCHEMA,
     TASK_SCHEMA,
-    Partial,
     diagnosis_batches,
     diagnosis_line,
     from_bytes,
+    merge_json,
     missed_pairs,
     partial_batches,
     sample_batches,
 )
+from .output import write_diagnoses
 from .session import DEFAULT_MASTER, spark_session
 from .verdicts import INVALID, field_filters
-
-PARQUET_BATCH = 65_536
 
 
 def _tasks(spark: Any, ds: Dataset) -> Any:
@@ -74,13 +70,7 @@ def diagnose(
     with spark_session(master, len(ds.files)) as spark:
         task = functools.partial(diagnosis_batches, field_map=mapping)
         frame = _tasks(spark, ds).mapInArrow(task, DIAGNOSIS_SCHEMA)
-        lines = _counted(frame.toLocalIterator(), rels, counts, lucky)
-        if str(out).endswith(".parquet"):
-            _write_parquet(out, lines)
-        else:
-            with open_output(out) as handle:
-                for line in lines:
-                    handle.write(line_bytes(line) + b"\n")
+        write_diagnoses(Path(out), _counted(frame.toLocalIterator(), rels, counts, lucky))
     invalid = counts.pop(INVALID)
     stages = {stage: n for stage, n in counts.items() if n}
     return DiagnoseSummary(str(out), stages, lucky[0], invalid)
@@ -100,32 +90,6 @@ def _stage_word(line: dict[str, Any]) -> str:
     if "stage" in line:
         return line["stage"]
     return line["error"] if line["error"] in RULE_STAGE_NAMES else INVALID
-
-
-def _write_parquet(out: Path, lines: Iterator[dict[str, Any]]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    schema = pa.schema(
-        [
-            ("id", pa.string()),
-            ("file", pa.string()),
-            ("line", pa.int64()),
-            ("stage", pa.string()),
-            ("error", pa.string()),
-            ("field", pa.string()),
-            ("detail", pa.string()),
-            ("missing", pa.list_(pa.string())),
-        ]
-    )
-    with open_output(out) as handle, pq.ParquetWriter(handle, schema) as writer:
-        rows: list[dict[str, Any]] = []
-        for line in lines:
-            rows.append(line)
-            if len(rows) >= PARQUET_BATCH:
-                writer.write_batch(pa.RecordBatch.from_pylist(rows, schema=schema))
-                rows.clear()
-        writer.write_batch(pa.RecordBatch.from_pylist(rows, schema=schema))
 
 
 # -- stats ------------------------------------------------------------------------------------
@@ -148,21 +112,25 @@ def stats(
             counts, tops, overall = _collect_partials(partials, top, grouped_too=group_by is not None)
         finally:
             partials.unpersist()
-    groups: dict[str | None, Partial] = {}
+    groups: dict[str | None, Tally] = {}
     for row in counts:
-        groups.setdefault(from_bytes(row["grp"]), Partial()).merge_json(row["counts"])
+        merge_json(groups.setdefault(from_bytes(row["grp"]), Tally()), row["counts"])
     if group_by is None:
-        return stats_json(groups.get(None, Partial()), missed_pairs(tops), top)
-    whole = Partial()
-    for partial in groups.values():
-        whole.merge(partial)
+        return _with_missed(groups.get(None, Tally()), tops, top)
+    whole = Tally()
+    for tally in groups.values():
+        whole.merge(tally)
     by_group: dict[str | None, list[Any]] = {}
     for row in tops:
         by_group.setdefault(from_bytes(row["grp"]), []).append(row)
-    each = {
-        value: stats_json(part, missed_pairs(by_group.get(value, [])), top) for value, part in groups.items()
-    }
-    return grouped(group_by, stats_json(whole, missed_pairs(overall), top), each)
+    each = {value: _with_missed(tally, by_group.get(value, []), top) for value, tally in groups.items()}
+    return grouped(group_by, _with_missed(whole, overall, top), each)
+
+
+def _with_missed(tally: Tally, rows: list[Any], top: int) -> dict[str, Any]:
+    """The `stats --json` object of a tally, its missed documents the `top` Spark found."""
+    tally.missed = Counter(dict(missed_pairs(rows)))
+    return tally.to_json(top)
 
 
 def _collect_partials(partials: Any, top: int, grouped_too: bool) -> tuple[list[Any], list[Any], list[Any]]:
@@ -180,23 +148,6 @@ def _collect_partials(partials: Any, top: int, grouped_too: bool) -> tuple[list[
         totals = missed.groupBy("doc").agg(F.sum("n").alias("n"))
         overall = totals.orderBy(F.desc("n"), F.asc("doc")).limit(top).collect()
     return counts, tops, overall
-
-
-def _mean(units: int, runs: int) -> float | None:
-    # The exact sum rounded once (as math.fsum rounds), then divided as the local mean is.
-    return float(Fraction(units, 1 << EXACT_SCALE)) / runs if runs else None
-
-
-def stats_json(partial: Partial, missed: list[tuple[str, int]], top: int = TOP_MISSED) -> dict[str, Any]:
-    """The `stats --json` object of merged counts and the most-missed documents."""
-    stats = partial.stats
-    metrics = MetricMeans(
-        _mean(partial.recall, partial.recall_runs),
-        _mean(partial.precision, partial.precision_runs),
-        partial.recall_runs,
-        partial.precision_runs,
-    )
-    return stats_dict(stats.stages, stats.lucky, stats.invalid, missed, metrics, top)
 
 
 # -- sample -----------------------------------------------------------------------------------

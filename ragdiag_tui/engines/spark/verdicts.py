@@ -25,7 +25,6 @@ from ...core.common.jsonutil import decode_exact
 from ...core.runs import parquet_runs
 from ...core.runs.loading import LoadError, RecordBuilder, Run
 from ...core.runs.mapping import FieldMap
-from ...core.runs.metrics import id_metrics
 from ...core.runs.rule import RETRIEVAL, stage_of
 from ..results import dataset_run_id, value_text
 
@@ -56,7 +55,7 @@ class Verdict:
     """
 
     line: int
-    id: str
+    id: str | None  # None: an invalid line that names no id (as the local `diagnose` says)
     stage: str
     diagnosis: dict[str, Any]
     label: Any
@@ -140,10 +139,10 @@ class FileReader:
 
     def _verdict(self, task: FileTask, record: Run | LoadError, raw: bytes, obj: Any) -> Verdict:
         run_id = record.id
-        if run_id is None or run_id == _FIRST_POSITION or self.need_object:
+        if run_id == _FIRST_POSITION or self.need_object:
             if obj is None:
                 obj = decoded(raw)
-            if run_id is None or run_id == _FIRST_POSITION:
+            if run_id == _FIRST_POSITION:  # perhaps the builder named it by its position
                 run_id = dataset_run_id(self.id_map.id_of(obj), task.rel, record.line)
         if isinstance(record, LoadError):
             diagnosis: dict[str, Any] = {"error": record.kind}
@@ -168,8 +167,3 @@ class FileReader:
 def is_lucky(verdict: Verdict) -> bool:
     """A lucky answer by the file's own label: a retrieval gap labelled correct."""
     return verdict.stage == RETRIEVAL and verdict.label is True
-
-
-def metrics_of(verdict: Verdict) -> tuple[float, float]:
-    """(recall, precision) of a valid run, NaN where undefined (core.metrics)."""
-    return id_metrics(verdict.required, verdict.context)
