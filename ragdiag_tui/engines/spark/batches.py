@@ -33,7 +33,7 @@ DIAGNOSIS_SCHEMA = (
     "missing ARRAY<BINARY>, lucky BOOLEAN"
 )
 PARTIAL_SCHEMA = "grp BINARY, doc BINARY, n BIGINT, counts STRING"
-SAMPLE_SCHEMA = "key STRING, file INT, line BIGINT, id BINARY, raw BINARY"
+SAMPLE_SCHEMA = "key STRING, file INT, line BIGINT, id BINARY, raw BINARY, population BIGINT, invalid BIGINT"
 BATCH_ROWS = 8192
 
 
@@ -216,13 +216,20 @@ def _written(verdict: Verdict, id_source: str, named: bool) -> bytes:
     return line_bytes(obj)
 
 
+Candidate = tuple[str, int, int, Verdict]  # (key, file, line, the run)
+
+
 def sample_batches(
     batches: Iterable[Any],
     field_map: FieldMap | None,
     view: str,
     filters: tuple[FieldFilter, ...],
     seed: int,
+    keep: int,
 ) -> Iterator[Any]:
+    """The `keep` runs of the partition's population with the smallest (key, file, line), each
+    with its text for the sample file, then one row of counts (key null): the population's size
+    and the invalid runs met. The n smallest of the dataset are among the tasks' n smallest."""
     import pyarrow as pa
 
     schema = _arrow_schema(
@@ -232,30 +239,50 @@ def sample_batches(
             ("line", pa.int64()),
             ("id", pa.binary()),
             ("raw", pa.binary()),
+            ("population", pa.int64()),
+            ("invalid", pa.int64()),
         ]
     )
     id_map = field_map or FieldMap()
-    id_source = id_map.source("id")
     reader = FileReader(field_map, need_object=True)
-    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    candidates: list[Candidate] = []
+    population = invalid = 0
     for task in _tasks(batches):
         for verdict in reader.verdicts(task):
-            if verdict.stage == INVALID:  # counted (key null), never drawn
-                key = raw = None
+            if verdict.stage == INVALID:
+                invalid += 1
             elif in_view(verdict, view) and all(term.matches(verdict.obj) for term in filters):
-                key = sample_key(seed, verdict.id)
-                raw = _written(verdict, id_source, named=id_map.id_of(verdict.obj) == verdict.id)
-            else:
-                continue
-            columns["key"].append(key)
-            columns["file"].append(task.index)
-            columns["line"].append(verdict.line)
-            columns["id"].append(to_bytes(verdict.id))
-            columns["raw"].append(raw)
-            if len(columns["line"]) >= BATCH_ROWS:
-                yield _flush(columns, schema)
-    if columns["line"]:
-        yield _flush(columns, schema)
+                population += 1
+                candidates.append((sample_key(seed, verdict.id), task.index, verdict.line, verdict))
+                if len(candidates) >= 2 * keep + BATCH_ROWS:  # amortised: sort now and then
+                    candidates = _smallest(candidates, keep)
+    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    for key, index, line, verdict in _smallest(candidates, keep):
+        named = id_map.id_of(verdict.obj) == verdict.id
+        row = (
+            key,
+            index,
+            line,
+            to_bytes(verdict.id),
+            _written(verdict, id_map.source("id"), named),
+            None,
+            None,
+        )
+        for name, value in zip(schema.names, row, strict=True):
+            columns[name].append(value)
+        if len(columns["line"]) >= BATCH_ROWS:
+            yield _flush(columns, schema)
+    for name, value in zip(schema.names, (None, None, None, None, None, population, invalid), strict=True):
+        columns[name].append(value)
+    yield _flush(columns, schema)
+
+
+def _smallest(
+    candidates: list[tuple[str, int, int, Verdict]], keep: int
+) -> list[tuple[str, int, int, Verdict]]:
+    candidates.sort(key=lambda candidate: candidate[:3])
+    del candidates[keep:]
+    return candidates
 
 
 def missed_pairs(rows: Iterable[Any]) -> list[tuple[str, int]]:

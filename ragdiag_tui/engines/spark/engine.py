@@ -45,6 +45,9 @@ from .output import write_diagnoses
 from .session import DEFAULT_MASTER, spark_session
 from .verdicts import INVALID, field_filters
 
+MANY_RUNS = 1 << 62
+"""A population larger than any dataset: `auto_size` of it bounds the size `-n auto` draws."""
+
 
 def _tasks(spark: Any, ds: Dataset) -> Any:
     """A frame of the dataset's files, one per partition, in the dataset's order."""
@@ -173,16 +176,21 @@ def sample(
         raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
     from pyspark.sql import functions as F
 
+    # Each task keeps as many candidates as the sample can hold: n, or the most `auto` draws.
+    keep = auto_size(MANY_RUNS, margin) if n == "auto" else int(n)
     with spark_session(master, len(ds.files)) as spark:
         task = functools.partial(
-            sample_batches, field_map=mapping, view=view, filters=field_filters(filters), seed=seed
+            sample_batches, field_map=mapping, view=view, filters=field_filters(filters), seed=seed, keep=keep
         )
-        rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA)
-        drawable = F.col("key").isNotNull()
-        sizes = rows.agg(F.count_if(drawable).alias("population"), F.count_if(~drawable).alias("invalid"))
-        population, invalid = sizes.first()
-        size = auto_size(population, margin) if n == "auto" else min(int(n), population)
-        drawn = rows.where(drawable).orderBy("key", "file", "line").limit(size).collect() if size else []
+        rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA).persist()
+        try:
+            population, invalid = rows.agg(F.sum("population"), F.sum("invalid")).first()
+            population, invalid = population or 0, invalid or 0
+            size = auto_size(population, margin) if n == "auto" else min(int(n), population)
+            drawable = rows.where(F.col("key").isNotNull()).orderBy("key", "file", "line")
+            drawn = drawable.limit(size).collect() if size else []
+        finally:
+            rows.unpersist()
     ids = tuple(from_bytes(row["id"]) for row in drawn)
     if drawn:
         with open_output(out) as handle:
