@@ -4,8 +4,6 @@ test session, the local path's answers to compare with, and a standalone cluster
 from __future__ import annotations
 
 import atexit
-import io
-import json
 import os
 import re
 import shutil
@@ -14,7 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -80,56 +78,6 @@ def shared_session() -> Any:
 @pytest.fixture(scope="session")
 def spark() -> Any:
     return shared_session()
-
-
-# -- the local path's answers ------------------------------------------------------------------
-
-
-def local_stats(path: Path, field_map: Any = None) -> dict[str, Any]:
-    """What `ragdiag-tui stats FILE --json --no-journal` prints, without its spot-checks and agreement."""
-    from ragdiag_tui.core.analysis.stats import review_stats
-    from ragdiag_tui.core.review.state import open_review
-
-    review = open_review(path, field_map, use_journal=False, writable=False)
-    return review_stats(review).to_json()
-
-
-def local_diagnoses(path: Path, field_map: Any = None) -> list[dict[str, Any]]:
-    """The lines `ragdiag-tui diagnose FILE` writes."""
-    from ragdiag_tui.core.output.diagnose import write_diagnoses
-
-    out = io.BytesIO()
-    write_diagnoses(str(path), out, field_map)
-    return [json.loads(line) for line in out.getvalue().splitlines()]
-
-
-def as_local_line(row: dict[str, Any]) -> dict[str, Any]:
-    """A dataset's diagnosis row in the form the local `diagnose` writes it: without its file,
-    and without its line unless it is an invalid line. A run the file does not name has the id
-    None here (locally, its position in the file)."""
-    line = {key: value for key, value in row.items() if key != "file" and (key != "line" or "detail" in row)}
-    if row.get("id") == f"{row['file']}:{row['line']}":
-        line["id"] = None
-    return line
-
-
-def same_as_local(mine: list[dict[str, Any]], local: list[dict[str, Any]]) -> None:
-    """Assert that `as_local_line` rows equal the local lines (an unnamed run's id apart)."""
-    local = [
-        {**line, "id": None} if theirs.get("id", "") is None else line
-        for line, theirs in zip(local, mine, strict=False)
-    ] + local[len(mine) :]
-    assert mine == local
-
-
-def read_lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def write_jsonl(path: Path, runs: Sequence[Any]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
-    return path
 
 
 # -- a standalone cluster on 127.0.0.1 -----------------------------------------------------------

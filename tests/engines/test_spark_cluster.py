@@ -10,16 +10,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ragdiag_tui.engines.results import sample_key
 
+from .conftest import local_stats, read_jsonl, write_jsonl
 from .spark_support import (
     REPO,
     SAMPLE_RUNS,
-    local_stats,
-    read_lines,
     require_spark,
     standalone_cluster,
-    write_jsonl,
 )
 
 LUCKY_DEMO = [
@@ -49,9 +49,11 @@ def _commands(master: str, env: dict[str, str], *commands: list[str]) -> list[di
     return json.loads(done.stdout)
 
 
-def test_stats_and_sample_on_a_standalone_cluster_equal_the_local_path(tmp_path: Path) -> None:
+def test_stats_and_sample_on_a_standalone_cluster_equal_the_local_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     require_spark()
-    runs = read_lines(SAMPLE_RUNS / "demo.jsonl")
+    runs = read_jsonl(SAMPLE_RUNS / "demo.jsonl")
     lake = tmp_path / "lake"
     write_jsonl(lake / "day=2" / "runs.jsonl", runs[:30])
     write_jsonl(lake / "day=1" / "runs.jsonl", runs[30:])
@@ -67,11 +69,11 @@ def test_stats_and_sample_on_a_standalone_cluster_equal_the_local_path(tmp_path:
              "-o", str(sample_file), "--json"],
         )  # fmt: skip
     assert stats["status"] == 0, stats["stderr"]
-    assert json.loads(stats["stdout"]) == local_stats(SAMPLE_RUNS / "demo.jsonl")
+    assert json.loads(stats["stdout"]) == local_stats(SAMPLE_RUNS / "demo.jsonl", capsys)
     assert drawn["status"] == 0, drawn["stderr"]
     expected = sorted(LUCKY_DEMO, key=lambda run_id: sample_key(11, run_id))[:4]
     assert json.loads(drawn["stdout"])["ids"] == expected
-    assert [run["id"] for run in read_lines(sample_file)] == expected
+    assert [run["id"] for run in read_jsonl(sample_file)] == expected
     # The sample file on its own: its spot-check, over the dataset's 9 lucky answers.
     local = subprocess.run(
         [sys.executable, "-m", "ragdiag_tui", "stats", str(sample_file), "--json"],

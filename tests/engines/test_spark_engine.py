@@ -17,26 +17,19 @@ from ragdiag_tui.engines.dataset import open_dataset
 from ragdiag_tui.engines.results import sample_key
 
 from ..core.conftest import seed_cases_path
-from .spark_support import (
-    SAMPLE_RUNS,
-    as_local_line,
-    local_diagnoses,
-    local_stats,
-    read_lines,
-    same_as_local,
-    spark,
-    write_jsonl,
-)
+from .conftest import local_rows, local_stats, read_jsonl, same_rows, write_jsonl
+from .spark_support import SAMPLE_RUNS, spark
 
 __all__ = ["spark"]  # the shared session fixture
 
 pytestmark = pytest.mark.usefixtures("spark")
 
+RAGAS_ARGS = ("--preset", "ragas", "--map", "id=meta.sample_id", "--map", "context=retrieval.chunks[].doc_id")
 RAGAS_NESTED = FieldMap.from_specs(["id=meta.sample_id", "context=retrieval.chunks[].doc_id"], preset="ragas")
 
 # Runs the rule and the loaders have edge cases for (RULE.md), one per line, beside their expected
-# verdicts from the local path; written with a BOM and a CRLF line end, blank lines, a line that
-# is not UTF-8 and one nested past the loaders' depth.
+# verdicts from the local path; written with a BOM and a CRLF line end, blank lines, and a line
+# nested past the loaders' depth.
 HOSTILE_LINES = [
     b'\xef\xbb\xbf{"id": "bom", "required": ["a"], "context": ["a"], "correct": true}\r',
     b'{"id": "astral", "required": ["\\ue000", "\\ud83d\\ude00", "b", "b"], "context": [], "correct": true}',
@@ -47,7 +40,6 @@ HOSTILE_LINES = [
     b'{"id": "number-id-in-context", "required": ["a"], "context": [1], "correct": true}',
     b'{"id": "empty-required", "required": [], "context": ["a"], "correct": true}',
     b"   ",
-    b'{"id": "bad-utf8", "required": ["\xff"], "context": [], "correct": true}',
     b"[" * 600 + b"]" * 600,
     b'{"id": null, "required": ["x"], "context": ["y"], "correct": true}',
     b"not json at all",
@@ -71,79 +63,77 @@ def _copy(names: list[str], folder: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("name", "field_map"),
-    [("demo.jsonl", None), ("runs.parquet", None), ("ragas_runs.jsonl", RAGAS_NESTED)],
+    ("name", "field_map", "args"),
+    [("demo.jsonl", None, ()), ("runs.parquet", None, ()), ("ragas_runs.jsonl", RAGAS_NESTED, RAGAS_ARGS)],
     ids=["jsonl", "parquet", "jsonl-mapped"],
 )
-def test_stats_of_a_one_file_dataset_equal_the_local_stats(name: str, field_map: Any) -> None:
+def test_stats_of_a_one_file_dataset_equal_the_local_stats(
+    name: str, field_map: Any, args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
     from ragdiag_tui.engines import spark as engine
 
     path = SAMPLE_RUNS / name
-    assert engine.stats(_dataset(path), field_map) == local_stats(path, field_map)
+    assert engine.stats(_dataset(path), field_map) == local_stats(path, capsys, *args)
 
 
-def test_stats_per_group_equal_the_local_stats_of_each_group(tmp_path: Path) -> None:
+def test_stats_per_group_equal_the_local_stats_of_each_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from ragdiag_tui.engines import spark as engine
 
-    runs = read_lines(SAMPLE_RUNS / "demo.jsonl")
+    runs = read_jsonl(SAMPLE_RUNS / "demo.jsonl")
     del runs[3]["model"]  # a run without the field: the null group, listed last
     folder = tmp_path / "lake"
     write_jsonl(folder / "b.jsonl", runs[:50])
     write_jsonl(folder / "a" / "c.jsonl", runs[50:])
     result = engine.stats(_dataset(folder), None, group_by="model")
     assert result["group_by"] == "model"
-    assert result["all"] == local_stats(write_jsonl(tmp_path / "all.jsonl", runs))
+    assert result["all"] == local_stats(write_jsonl(tmp_path / "all.jsonl", runs), capsys)
     values = [group["value"] for group in result["groups"]]
     assert values == ["gpt-4o-mini", "llama-3.1-70b-instruct", None]
     for group in result["groups"]:
         members = [run for run in runs if run.get("model") == group["value"]]
-        assert group["stats"] == local_stats(write_jsonl(tmp_path / "group.jsonl", members))
+        assert group["stats"] == local_stats(write_jsonl(tmp_path / "group.jsonl", members), capsys)
 
 
 # -- diagnose ----------------------------------------------------------------------------------
 
 
-def test_diagnoses_of_json_lines_files_equal_the_local_ones_line_for_line(tmp_path: Path) -> None:
+def test_diagnoses_of_json_lines_files_equal_the_local_ones_line_for_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from ragdiag_tui.engines import spark as engine
 
     folder = _copy(["demo.jsonl", "bad_lines.jsonl"], tmp_path / "lake")
     (folder / "sub").mkdir()
     (folder / "sub" / "hostile.jsonl").write_bytes(b"\n".join(HOSTILE_LINES) + b"\n")
     out = tmp_path / "diagnoses.jsonl"
-    summary = engine.diagnose(_dataset(folder), None, out)
-    rows = read_lines(out)
-    assert [row["file"] for row in rows] == sorted(row["file"] for row in rows)  # dataset order
-    by_file: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_file.setdefault(row["file"], []).append(row)
-    assert list(by_file) == ["bad_lines.jsonl", "demo.jsonl", "sub/hostile.jsonl"]
-    for name, own in by_file.items():
-        local = local_diagnoses(folder / name)
-        mine = [as_local_line(row) for row in own]
-        if name == "bad_lines.jsonl":
-            # The one difference the dataset contract makes: a repeated id is one more run.
-            at = next(i for i, line in enumerate(local) if "duplicate id" in line.get("detail", ""))
-            assert mine[at] == {"id": "good-01", "stage": "pass", "missing": []}
-            local[at] = mine[at]
-        same_as_local(mine, local)
+    dataset = _dataset(folder)
+    summary = engine.diagnose(dataset, None, out)
+    rows = read_jsonl(out)
+    assert same_rows(rows, local_rows(dataset))
+    assert [row["file"] for row in rows] == sorted(row["file"] for row in rows)  # the dataset's order
+    assert {row["file"] for row in rows} == {"bad_lines.jsonl", "demo.jsonl", "sub/hostile.jsonl"}
     invalid = sum("detail" in row for row in rows)
-    assert summary.invalid == invalid
-    assert summary.runs == len(rows) - invalid
-    assert summary.lucky == sum(local_stats(folder / name)["lucky_answers"] for name in by_file)
+    assert (summary.invalid, summary.runs) == (invalid, len(rows) - invalid)
+    lucky = sum(local_stats(path, capsys)["lucky_answers"] for path in dataset.files)
+    assert summary.lucky == lucky  # bad_lines.jsonl's repeated id is a passing run, not lucky
 
 
-def test_rows_name_their_file_and_line_and_unnamed_runs_by_them(tmp_path: Path) -> None:
+def test_rows_name_their_file_and_line_and_unnamed_runs_and_lines_not_utf8(tmp_path: Path) -> None:
     from ragdiag_tui.engines import spark as engine
 
     write_jsonl(tmp_path / "d" / "x.jsonl", [{"required": ["a"], "context": [], "correct": True}])
-    (tmp_path / "d" / "y.jsonl").write_text('\n{"id": 5}\n{"id": "n", "required": ["a"]}\n', encoding="utf-8")
+    (tmp_path / "d" / "y.jsonl").write_bytes(b'\n{"id": 5}\n{"id": "n", "required": ["a"]}\n{"id": "\xff"}\n')
     out = tmp_path / "out.jsonl"
     engine.diagnose(_dataset(tmp_path / "d"), None, out)
-    assert read_lines(out) == [
+    assert read_jsonl(out) == [
         {"id": "x.jsonl:1", "file": "x.jsonl", "line": 1, "stage": "retrieval", "missing": ["a"]},
         {"file": "y.jsonl", "line": 2, "error": "invalid-run", "field": "id",
          "detail": "field 'id': expected a string, got number"},
         {"id": "n", "file": "y.jsonl", "line": 3, "error": "answer-label"},
+        {"file": "y.jsonl", "line": 4, "error": "invalid-json",
+         "detail": "not valid UTF-8 (byte 0xff at column 9)"},
     ]  # fmt: skip
 
 
@@ -154,27 +144,24 @@ def test_parquet_rows_are_read_with_the_mapping_and_numbered_per_file(tmp_path: 
     from ragdiag_tui.engines import spark as engine
 
     # Nested objects as Parquet structs (one type per column: labels that are not booleans left out).
-    runs = read_lines(SAMPLE_RUNS / "ragas_runs.jsonl")
+    runs = read_jsonl(SAMPLE_RUNS / "ragas_runs.jsonl")
     runs = [run for run in runs if run.get("correct") is None or isinstance(run["correct"], bool)]
     folder = tmp_path / "lake"
     folder.mkdir()
     pq.write_table(pa.Table.from_pylist(runs[:4]), folder / "part-1.parquet")
     pq.write_table(pa.Table.from_pylist(runs[4:]), folder / "part-0.parquet")
     out = tmp_path / "out.parquet"
-    summary = engine.diagnose(_dataset(folder), RAGAS_NESTED, out)
-    rows = pq.read_table(out).to_pylist()
+    dataset = _dataset(folder)
+    summary = engine.diagnose(dataset, RAGAS_NESTED, out)
+    rows = [
+        {key: value for key, value in row.items() if value is not None}
+        for row in pq.read_table(out).to_pylist()
+    ]
     assert [(row["file"], row["line"]) for row in rows] == [
         *(("part-0.parquet", n) for n in range(1, len(runs) - 3)),
         *(("part-1.parquet", n) for n in range(1, 5)),
     ]
-    for name in ("part-0.parquet", "part-1.parquet"):
-        local = local_diagnoses(folder / name, RAGAS_NESTED)
-        mine = [
-            as_local_line({key: value for key, value in row.items() if value is not None})
-            for row in rows
-            if row["file"] == name
-        ]
-        same_as_local(mine, local)
+    assert same_rows(rows, local_rows(dataset, RAGAS_NESTED))
     assert summary.runs == len(runs)
 
 
@@ -185,7 +172,7 @@ def test_the_seed_cases_get_their_expected_diagnoses(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "seed" / "cases.jsonl", [{"id": case["id"], **case["input"]} for case in cases])
     out = tmp_path / "out.jsonl"
     engine.diagnose(_dataset(tmp_path / "seed"), None, out)
-    got = {row.pop("id"): row for row in read_lines(out)}
+    got = {row.pop("id"): row for row in read_jsonl(out)}
     for case in cases:
         row = got[case["id"]]
         assert {key: value for key, value in row.items() if key not in ("file", "line")} == case["expected"]
@@ -206,7 +193,7 @@ def test_sample_is_the_smallest_keys_of_the_local_population(tmp_path: Path, vie
     expected_population = population_ids(review.store, population(review.store, review, view))
     filters = [("model", "gpt-4o-mini")] if view == "all" else []
     if filters:
-        chosen = {run["id"] for run in read_lines(source) if run["model"] == "gpt-4o-mini"}
+        chosen = {run["id"] for run in read_jsonl(source) if run["model"] == "gpt-4o-mini"}
         expected_population = [run_id for run_id in expected_population if run_id in chosen]
     out = tmp_path / "sample.jsonl"
     summary = engine.sample(
@@ -215,8 +202,8 @@ def test_sample_is_the_smallest_keys_of_the_local_population(tmp_path: Path, vie
     expected = sorted(expected_population, key=lambda run_id: sample_key(20261130, run_id))[:5]
     assert summary.ids == tuple(expected)
     assert summary.population == len(expected_population)
-    written = read_lines(out)
-    originals = {run["id"]: run for run in read_lines(source)}
+    written = read_jsonl(out)
+    originals = {run["id"]: run for run in read_jsonl(source)}
     assert written == [originals[run_id] for run_id in expected]  # every field kept
 
 
