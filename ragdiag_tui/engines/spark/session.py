@@ -20,7 +20,9 @@ APP_NAME = "ragdiag-tui"
 MAX_SHUFFLE_PARTITIONS = 200
 
 # Only errors reach the terminal: Spark's start-up notices and warnings would bury the output.
-# (The transport's complaint of requests outstanding when a session stops is a known, harmless race.)
+# The loggers of the classes that start Spark for Python are at the root's level too (else Spark
+# says it sets a default level); the transport's complaint of requests outstanding when a session
+# stops is a known, harmless race.
 _LOG4J2 = """\
 rootLogger.level = error
 rootLogger.appenderRef.stderr.ref = console
@@ -31,6 +33,10 @@ appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 logger.repl.name = org.apache.spark.repl.Main
 logger.repl.level = error
+logger.submit.name = org.apache.spark.deploy.SparkSubmit
+logger.submit.level = error
+logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
+logger.gateway.level = error
 logger.closing.name = org.apache.spark.network.client.TransportResponseHandler
 logger.closing.level = fatal
 """
