@@ -224,3 +224,28 @@ def test_sample_auto_uses_the_populations_size_and_names_unnamed_runs_in_the_fil
     assert summary.population == 30
     read_back = [record.id for record in read_runs(out) if isinstance(record, Run)]
     assert read_back == list(summary.ids)  # the sample file names its runs as the journal does
+
+
+# -- the session -------------------------------------------------------------------------------
+
+
+def test_the_python_workers_run_this_interpreter(spark: Any) -> None:
+    import sys
+
+    ran = spark.sparkContext.parallelize([0], 1).map(lambda _: __import__("sys").executable).collect()
+    assert ran == [sys.executable]
+
+
+def test_a_running_session_is_used_and_left_as_it_was(spark: Any, tmp_path: Path) -> None:
+    from ragdiag_tui.engines import spark as engine
+    from ragdiag_tui.engines.spark.session import active_session
+
+    before = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "7")
+    try:
+        write_jsonl(tmp_path / "d" / "a.jsonl", [{"id": "a", "required": []}])
+        assert engine.stats(_dataset(tmp_path / "d"), None, master="local[1]")["runs"] == 1
+        assert active_session() is spark
+        assert spark.conf.get("spark.sql.shuffle.partitions") == "7"
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", before)

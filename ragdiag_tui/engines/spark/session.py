@@ -18,6 +18,7 @@ from typing import Any
 DEFAULT_MASTER = "local[*]"
 APP_NAME = "ragdiag-tui"
 MAX_SHUFFLE_PARTITIONS = 200
+SHUFFLE_PARTITIONS = "spark.sql.shuffle.partitions"
 
 # Only errors reach the terminal: Spark's start-up notices and warnings would bury the output.
 # The loggers of the classes that start Spark for Python are at the root's level too (else Spark
@@ -79,7 +80,7 @@ def build_session(master: str = DEFAULT_MASTER, extra: dict[str, str] | None = N
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.extraJavaOptions", log)
         .config("spark.pyspark.python", sys.executable)
-        .config("spark.sql.shuffle.partitions", "2")
+        .config(SHUFFLE_PARTITIONS, "2")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
     )
     pythonpath = os.environ.get("PYTHONPATH")
@@ -118,10 +119,13 @@ def spark_session(master: str = DEFAULT_MASTER, files: int = 1) -> Iterator[Any]
     owned = spark is None
     if owned:
         spark = build_session(master)
-    spark.conf.set("spark.sql.shuffle.partitions", str(max(2, min(files, MAX_SHUFFLE_PARTITIONS))))
+    before = spark.conf.get(SHUFFLE_PARTITIONS)
+    spark.conf.set(SHUFFLE_PARTITIONS, str(max(2, min(files, MAX_SHUFFLE_PARTITIONS))))
     try:
         with quiet_pandas_notice():
             yield spark
     finally:
         if owned:
             spark.stop()
+        else:  # a session that is not ours is left as it was
+            spark.conf.set(SHUFFLE_PARTITIONS, before)
