@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ragdiag_tui.cli import main as ragdiag_tui
 from ragdiag_tui.engines.results import sample_key
 
 from .conftest import local_stats, read_jsonl, write_jsonl
@@ -75,13 +76,6 @@ def test_stats_and_sample_on_a_standalone_cluster_equal_the_local_path(
     assert json.loads(drawn["stdout"])["ids"] == expected
     assert [run["id"] for run in read_jsonl(sample_file)] == expected
     # The sample file on its own: its spot-check, over the dataset's 9 lucky answers.
-    local = subprocess.run(
-        [sys.executable, "-m", "ragdiag_tui", "stats", str(sample_file), "--json"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert local.returncode == 0, local.stderr
-    (spot_check,) = json.loads(local.stdout)["spot_checks"]
+    assert ragdiag_tui(["stats", str(sample_file), "--json"]) == 0
+    (spot_check,) = json.loads(capsys.readouterr().out)["spot_checks"]
     assert (spot_check["name"], spot_check["population"]) == ("spot", len(LUCKY_DEMO))
