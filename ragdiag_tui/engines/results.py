@@ -30,6 +30,10 @@ DATASET_VIEWS = ("all", "retrieval", "generation", "pass", "unresolved", "answer
 review journal, so no reviewed/unreviewed, and an invalid run is no run to review)."""
 
 
+class EngineError(RuntimeError):
+    """An engine that could not finish (a file it cannot read, a full disk). The message says why."""
+
+
 def dataset_run_id(value: Any, file: str, line: int) -> str:
     """A run's id in a dataset: its id field when a string, else `file:line`."""
     return value if isinstance(value, str) else f"{file}:{line}"

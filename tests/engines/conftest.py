@@ -73,11 +73,21 @@ def local_rows(ds: Dataset, mapping: FieldMap | None = None) -> list[dict[str, A
                 row["detail"] = record.detail
                 rows.append(row)
                 continue
-            obj = json.loads(record.raw)
+            obj = _decoded(record.raw)
             own = (mapping or FieldMap()).id_of(obj) if mapping else obj.get("id")
             run_id = record.id if isinstance(own, str) else f"{name}:{record.line}"
             rows.append({"id": run_id, "file": name, "line": record.line, **record.diagnosis})
     return rows
+
+
+def _decoded(raw: bytes) -> Any:
+    """A line's JSON value, as the stdlib reads it with the core's number rules; None if not JSON."""
+    from ragdiag_tui.core.common.jsonutil import decode
+
+    try:
+        return decode(raw.decode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _own_ids(path: Path, mapping: FieldMap | None) -> dict[int, Any]:
@@ -85,12 +95,8 @@ def _own_ids(path: Path, mapping: FieldMap | None) -> dict[int, Any]:
     if path.suffix == ".parquet":
         objects = pq.read_table(path).to_pylist()
     else:
-        objects = []
-        for line in path.read_text(encoding="utf-8", errors="surrogatepass").split("\n"):
-            try:
-                objects.append(json.loads(line))
-            except ValueError:
-                objects.append(None)
+        data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
+        objects = [_decoded(line) for line in data.split(b"\n")]
     mapping = mapping or FieldMap()
     return {number: mapping.id_of(obj) if mapping else (obj.get("id") if isinstance(obj, dict) else None)
             for number, obj in enumerate(objects, 1)}  # fmt: skip

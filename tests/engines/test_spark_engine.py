@@ -249,3 +249,15 @@ def test_a_running_session_is_used_and_left_as_it_was(spark: Any, tmp_path: Path
         assert spark.conf.get("spark.sql.shuffle.partitions") == "7"
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", before)
+
+
+def test_a_file_gone_before_it_is_read_is_one_clear_error(tmp_path: Path) -> None:
+    from ragdiag_tui.engines import spark as engine
+    from ragdiag_tui.engines.results import EngineError
+
+    write_jsonl(tmp_path / "d" / "a.jsonl", [{"id": "a", "required": []}])
+    write_jsonl(tmp_path / "d" / "b" / "gone.jsonl", [{"id": "b", "required": []}])
+    dataset = _dataset(tmp_path / "d")
+    (tmp_path / "d" / "b" / "gone.jsonl").unlink()
+    with pytest.raises(EngineError, match=r"^b/gone\.jsonl: cannot read it \(No such file or directory\)$"):
+        engine.stats(dataset, None)

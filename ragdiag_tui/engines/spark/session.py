@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from ..results import EngineError
 
 DEFAULT_MASTER = "local[*]"
 APP_NAME = "ragdiag-tui"
@@ -23,7 +26,8 @@ SHUFFLE_PARTITIONS = "spark.sql.shuffle.partitions"
 # Only errors reach the terminal: Spark's start-up notices and warnings would bury the output.
 # The loggers of the classes that start Spark for Python are at the root's level too (else Spark
 # says it sets a default level); the transport's complaint of requests outstanding when a session
-# stops is a known, harmless race.
+# stops is a known, harmless race; a failed task is said once, by the driver (`engine_errors`),
+# not also in the executor's and the scheduler's stack traces.
 _LOG4J2 = """\
 rootLogger.level = error
 rootLogger.appenderRef.stderr.ref = console
@@ -40,6 +44,10 @@ logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
 logger.gateway.level = error
 logger.closing.name = org.apache.spark.network.client.TransportResponseHandler
 logger.closing.level = fatal
+logger.task.name = org.apache.spark.executor.Executor
+logger.task.level = fatal
+logger.taskset.name = org.apache.spark.scheduler.TaskSetManager
+logger.taskset.level = fatal
 """
 
 
@@ -111,6 +119,26 @@ def active_session() -> Any:
     return SparkSession.getActiveSession()
 
 
+_UNREADABLE = re.compile(r"FileUnreadable: (.+)")
+
+
+@contextlib.contextmanager
+def engine_errors() -> Iterator[None]:
+    """A Spark job that fails becomes one `results.EngineError`: the file a task could not read,
+    or the first line of Spark's own message (not its Java and Python stack traces)."""
+    try:
+        yield
+    except Exception as exc:
+        if not type(exc).__module__.startswith(("pyspark", "py4j")):
+            raise
+        text = str(exc)
+        found = _UNREADABLE.search(text)
+        if found:
+            raise EngineError(found.group(1).strip()) from None
+        first = next((line.strip() for line in text.splitlines() if line.strip()), type(exc).__name__)
+        raise EngineError(f"Spark could not finish: {first[:300]}") from None
+
+
 @contextlib.contextmanager
 def spark_session(master: str = DEFAULT_MASTER, files: int = 1) -> Iterator[Any]:
     """The session to run one command in: the running one if any (left running), else a new
@@ -122,7 +150,7 @@ def spark_session(master: str = DEFAULT_MASTER, files: int = 1) -> Iterator[Any]
     before = spark.conf.get(SHUFFLE_PARTITIONS)
     spark.conf.set(SHUFFLE_PARTITIONS, str(max(2, min(files, MAX_SHUFFLE_PARTITIONS))))
     try:
-        with quiet_pandas_notice():
+        with quiet_pandas_notice(), engine_errors():
             yield spark
     finally:
         if owned:

@@ -35,6 +35,11 @@ _FIRST_POSITION = "1"  # what the builder names an unnamed run when it starts af
 _BOM = b"\xef\xbb\xbf"
 
 
+class FileUnreadable(Exception):
+    """A file of the dataset that cannot be read at all (gone, not readable, not Parquet after
+    all). The message names it as the dataset does; the driver says it in one line."""
+
+
 @dataclass(frozen=True, slots=True)
 class FileTask:
     """One file of a dataset: its place in the dataset's order, where it is, how it is named."""
@@ -104,10 +109,15 @@ class FileReader:
         self.need_object = need_object
 
     def verdicts(self, task: FileTask) -> Iterator[Verdict]:
-        if task.format == "parquet":
-            yield from self._parquet(task)
-        else:
-            yield from self._lines(task)
+        try:
+            if task.format == "parquet":
+                yield from self._parquet(task)
+            else:
+                yield from self._lines(task)
+        except OSError as exc:
+            raise FileUnreadable(f"{task.rel}: cannot read it ({exc.strerror or exc})") from None
+        except (parquet_runs.ParquetFileError, parquet_runs.ParquetUnavailable) as exc:
+            raise FileUnreadable(f"{task.rel}: {exc}") from None
 
     def _fresh(self) -> RecordBuilder:
         builder = self.builder
