@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
