@@ -1,0 +1,199 @@
+"""`diagnose`, `stats` and `sample` of a dataset on Spark (the engine contract of issue 20).
+
+One Spark task per file: its Python worker reads the file with the core's loaders
+(`verdicts`), so verdicts, line numbers and ids are exactly the local ones. A task reads
+its file as a stream (memory holds one run, not the file): Spark's `binaryFile` source
+would hold a whole file in one row, and `text` splits a file at byte offsets where
+line numbers are lost. Files must be readable at the same path on every worker.
+
+Spark then does what needs the whole dataset: the most-missed documents per group and
+the sample's n smallest keys (a top-n per task, merged), while the per-file counts are
+merged on the driver (`results.Tally`: the recall and precision means exactly the local
+`math.fsum` ones whatever the split).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ...core.analysis.estimate import auto_size
+from ...core.analysis.sampling import SampleError
+from ...core.analysis.stats import TOP_MISSED
+from ...core.common.atomic import open_output
+from ...core.runs.mapping import FieldMap
+from ...core.runs.stages import RULE_STAGE_NAMES
+from ..dataset import Dataset
+from ..results import DATASET_VIEWS, DiagnoseSummary, SampleSummary, Tally, grouped
+from .batches import (
+    DIAGNOSIS_SCHEMA,
+    PARTIAL_SCHEMA,
+    SAMPLE_SCHEMA,
+    TASK_SCHEMA,
+    diagnosis_batches,
+    diagnosis_line,
+    from_bytes,
+    merge_json,
+    missed_pairs,
+    partial_batches,
+    sample_batches,
+)
+from .output import write_diagnoses
+from .session import DEFAULT_MASTER, spark_session
+from .verdicts import INVALID, field_filters
+
+MANY_RUNS = 1 << 62
+"""A population larger than any dataset: `auto_size` of it bounds the size `-n auto` draws."""
+
+
+def _tasks(spark: Any, ds: Dataset) -> Any:
+    """A frame of the dataset's files, one per partition, in the dataset's order."""
+    rows = [
+        (index, str(path.resolve()), rel, ds.format)
+        for index, (path, rel) in enumerate(zip(ds.files, ds.names, strict=True))
+    ]
+    rdd = spark.sparkContext.parallelize(rows, max(1, len(rows)))
+    return spark.createDataFrame(rdd, TASK_SCHEMA)
+
+
+# -- diagnose ---------------------------------------------------------------------------------
+
+
+def diagnose(
+    ds: Dataset, mapping: FieldMap | None, out: Path, *, master: str = DEFAULT_MASTER
+) -> DiagnoseSummary:
+    """One diagnosis per record, in dataset order, to `out` (Parquet when it ends in .parquet,
+    else JSON Lines), streamed from the workers one partition at a time."""
+    rels = ds.names
+    counts = dict.fromkeys((*RULE_STAGE_NAMES, INVALID), 0)
+    lucky = [0]
+    with spark_session(master, len(ds.files)) as spark:
+        task = functools.partial(diagnosis_batches, field_map=mapping)
+        frame = _tasks(spark, ds).mapInArrow(task, DIAGNOSIS_SCHEMA)
+        write_diagnoses(Path(out), _counted(frame.toLocalIterator(), rels, counts, lucky))
+    invalid = counts.pop(INVALID)
+    stages = {stage: n for stage, n in counts.items() if n}
+    return DiagnoseSummary(str(out), stages, lucky[0], invalid)
+
+
+def _counted(
+    rows: Iterator[Any], rels: Sequence[str], counts: dict[str, int], lucky: list[int]
+) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        line = diagnosis_line(row, rels[row["file"]])
+        counts[_stage_word(line)] += 1
+        lucky[0] += row["lucky"]
+        yield line
+
+
+def _stage_word(line: dict[str, Any]) -> str:
+    if "stage" in line:
+        return line["stage"]
+    return line["error"] if line["error"] in RULE_STAGE_NAMES else INVALID
+
+
+# -- stats ------------------------------------------------------------------------------------
+
+
+def stats(
+    ds: Dataset,
+    mapping: FieldMap | None,
+    *,
+    group_by: str | None = None,
+    top: int = TOP_MISSED,
+    master: str = DEFAULT_MASTER,
+) -> dict[str, Any]:
+    """What `stats FILE --json --no-journal` prints for the dataset's runs (without its
+    spot_checks and agreement); with `group_by`, that for all runs and for each group."""
+    with spark_session(master, len(ds.files)) as spark:
+        task = functools.partial(partial_batches, field_map=mapping, group_by=group_by)
+        partials = _tasks(spark, ds).mapInArrow(task, PARTIAL_SCHEMA).persist()
+        try:
+            counts, tops, overall = _collect_partials(partials, top, grouped_too=group_by is not None)
+        finally:
+            partials.unpersist()
+    groups: dict[str | None, Tally] = {}
+    for row in counts:
+        merge_json(groups.setdefault(from_bytes(row["grp"]), Tally()), row["counts"])
+    if group_by is None:
+        return _with_missed(groups.get(None, Tally()), tops, top)
+    whole = Tally()
+    for tally in groups.values():
+        whole.merge(tally)
+    by_group: dict[str | None, list[Any]] = {}
+    for row in tops:
+        by_group.setdefault(from_bytes(row["grp"]), []).append(row)
+    each = {value: _with_missed(tally, by_group.get(value, []), top) for value, tally in groups.items()}
+    return grouped(group_by, _with_missed(whole, overall, top), each)
+
+
+def _with_missed(tally: Tally, rows: list[Any], top: int) -> dict[str, Any]:
+    """The `stats --json` object of a tally, its missed documents the `top` Spark found."""
+    tally.missed = Counter(dict(missed_pairs(rows)))
+    return tally.to_json(top)
+
+
+def _collect_partials(partials: Any, top: int, grouped_too: bool) -> tuple[list[Any], list[Any], list[Any]]:
+    """The per-task counts rows; the `top` most-missed documents of each group (ties by id:
+    bytes in code-point order, as Python orders the ids); and of all runs when grouped."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    counts = partials.where(F.col("doc").isNull()).select("grp", "counts").collect()
+    missed = partials.where(F.col("doc").isNotNull()).groupBy("grp", "doc").agg(F.sum("n").alias("n"))
+    ranked = Window.partitionBy("grp").orderBy(F.desc("n"), F.asc("doc"))
+    tops = missed.withColumn("rank", F.row_number().over(ranked)).where(F.col("rank") <= top).collect()
+    overall = []
+    if grouped_too:
+        totals = missed.groupBy("doc").agg(F.sum("n").alias("n"))
+        overall = totals.orderBy(F.desc("n"), F.asc("doc")).limit(top).collect()
+    return counts, tops, overall
+
+
+# -- sample -----------------------------------------------------------------------------------
+
+
+def sample(
+    ds: Dataset,
+    mapping: FieldMap | None,
+    *,
+    view: str,
+    filters: Sequence[tuple[str, str]],
+    n: int | str,
+    margin: float,
+    seed: int,
+    out: Path,
+    master: str = DEFAULT_MASTER,
+) -> SampleSummary:
+    """The n runs of the population with the smallest keys (see `verdicts.sample_key`), in
+    key order, ties by (file, line), written with every field to `out` as JSON Lines."""
+    if view not in DATASET_VIEWS:
+        raise SampleError(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {view}")
+    if n != "auto" and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
+        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+    from pyspark.sql import functions as F
+
+    # Each task keeps as many candidates as the sample can hold: n, or the most `auto` draws.
+    keep = auto_size(MANY_RUNS, margin) if n == "auto" else int(n)
+    with spark_session(master, len(ds.files)) as spark:
+        task = functools.partial(
+            sample_batches, field_map=mapping, view=view, filters=field_filters(filters), seed=seed, keep=keep
+        )
+        rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA).persist()
+        try:
+            population, invalid = rows.agg(F.sum("population"), F.sum("invalid")).first()
+            population, invalid = population or 0, invalid or 0
+            size = auto_size(population, margin) if n == "auto" else min(int(n), population)
+            drawable = rows.where(F.col("key").isNotNull()).orderBy("key", "file", "line")
+            drawn = drawable.limit(size).collect() if size else []
+        finally:
+            rows.unpersist()
+    ids = tuple(from_bytes(row["id"]) for row in drawn)
+    if drawn:
+        with open_output(out) as handle:
+            for row in drawn:
+                handle.write(bytes(row["raw"]) + b"\n")
+    return SampleSummary(view, tuple(filters), seed, population, ids, str(out), invalid)  # type: ignore[arg-type]
