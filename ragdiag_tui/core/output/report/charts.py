@@ -166,7 +166,8 @@ def transition_chart(transitions: dict[str, dict[str, int]]) -> str:
                 colour = "#ffffff" if n > top / 2 else "#1b1f24"
                 axes.text(x + 0.5, y + 0.5, shown, ha="center", va="center", color=colour)
         ticks = [at + 0.5 for at in range(len(names))]
-        axes.set_xticks(ticks, names)
+        # Slanted, the column names never run into each other (answer-label beside unresolved).
+        axes.set_xticks(ticks, names, rotation=35, ha="left", rotation_mode="anchor")
         axes.set_yticks(ticks, names)
         axes.invert_yaxis()
         axes.set_xlabel("NEW stage")
