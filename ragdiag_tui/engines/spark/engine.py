@@ -163,7 +163,7 @@ def sample(
     view: str,
     filters: Sequence[Filter],
     n: int | str,
-    margin: float,
+    margin: float = 0.05,
     seed: int,
     out: Path,
     master: str = DEFAULT_MASTER,
