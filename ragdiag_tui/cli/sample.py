@@ -81,7 +81,9 @@ def add_sample(command: AddCommand) -> None:
         default="",
         metavar="TEXT",
         help="the app's filter: runs whose id, question or a document ID contains TEXT (any case); "
-        "FIELD:VALUE (model:gpt-4o) and is:VIEW terms as in the app",
+        "FIELD:VALUE (the field contains VALUE, any case: model:gpt-4o), FIELD:=VALUE (the whole "
+        "value), FIELD: (the run has the field) and is:VIEW terms as in the app; on a dataset, "
+        "FIELD terms only, meaning the same",
     )
     sample.add_argument(
         "-n",

@@ -35,6 +35,16 @@ DATASET_VIEWS = ("all", "retrieval", "generation", "pass", "unresolved", "answer
 review journal, so no reviewed/unreviewed, and an invalid run is no run to review)."""
 
 
+def in_view(view: str, stage: str | None, label: Any) -> bool:
+    """Whether a valid run (its stage word and label) is in `view` (`DATASET_VIEWS`), by the
+    file's own labels, as core.analysis.sampling takes a population."""
+    if view == "all":
+        return True
+    if view == "lucky":
+        return stage == "retrieval" and label is True
+    return stage == view
+
+
 class EngineError(RuntimeError):
     """An engine that could not finish (a file it cannot read, a full disk). The message says why."""
 

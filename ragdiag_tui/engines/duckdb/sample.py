@@ -1,4 +1,4 @@
-"""`sample DATASET --engine duckdb --view V [--filter F:V] -n N|auto --seed S -o SAMPLE.jsonl`.
+"""`sample DATASET --engine duckdb --view V [--filter TERMS] -n N|auto --seed S -o SAMPLE.jsonl`.
 
 The sample is the n runs of the population with the smallest keys (engines.results:
 sha256 of seed, US, run id), ascending; ties by (file, line). SQL computes the key with
@@ -26,7 +26,7 @@ from ...core.runs.mapping import FieldMap
 from ...core.runs.parquet_runs import plain_row
 from ..dataset import Dataset
 from ..records import file_id
-from ..results import SEPARATOR, Filter, SampleSummary, field_terms, sample_key
+from ..results import SEPARATOR, Filter, SampleSummary, field_terms, in_view, sample_key
 from .connect import connect
 from .pyrows import PyRun, loose, read_runs
 from .schema import FieldSql, literal, plan
@@ -35,14 +35,6 @@ from .sql import grouped_files, runs_sql
 ONE_PASS_LIMIT = 1_000_000  # a larger draw counts first, then takes the smallest keys in a second pass
 VIRTUAL = ("filename", "file_row_number")  # DuckDB's columns naming a row's file and row
 Candidate = tuple[str, str, int, str, Any]  # (key, file, line, run id, its raw line or row object)
-
-
-def in_view(view: str, stage: str, label: Any) -> bool:
-    if view == "all":
-        return True
-    if view == "lucky":
-        return stage == "retrieval" and label is True
-    return stage == view
 
 
 def _view_sql(view: str) -> str:

@@ -17,7 +17,7 @@ from ...core.analysis.filtering import FieldTerm
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
 from ..records import exact_object
-from ..results import Tally, run_filter, sample_key
+from ..results import Tally, in_view, run_filter, sample_key
 from .verdicts import INVALID, FileReader, FileTask, Verdict, group_value, is_lucky
 
 TASK_SCHEMA = "index INT, path STRING, rel STRING, format STRING"
@@ -189,16 +189,6 @@ def partial_batches(
 # -- sample: the population's runs with their keys --------------------------------------------
 
 
-def in_view(verdict: Verdict, view: str) -> bool:
-    """Whether a valid run is in `view` (`results.DATASET_VIEWS`), by the file's own labels
-    (as core.analysis.sampling takes a population)."""
-    if view == "all":
-        return True
-    if view == "lucky":
-        return is_lucky(verdict)
-    return verdict.stage == view
-
-
 def _written(verdict: Verdict, id_source: str, named: bool) -> bytes:
     """The run's text for the sample file; a run named by its place gets that name as its id,
     so that the sample file, read on its own, names it the same."""
@@ -245,7 +235,7 @@ def sample_batches(
         for verdict in reader.verdicts(task):
             if verdict.stage == INVALID:
                 invalid += 1
-            elif in_view(verdict, view) and chosen(verdict.obj):
+            elif in_view(view, verdict.stage, verdict.label) and chosen(verdict.obj):
                 population += 1
                 candidates.append((sample_key(seed, verdict.id), task.index, verdict.line, verdict))
                 if len(candidates) >= 2 * keep + BATCH_ROWS:  # amortised: sort now and then
