@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
@@ -126,3 +127,53 @@ def reviewed(args: argparse.Namespace) -> Any:
     if review.conflicts:
         err(f"{len(review.conflicts)} runs in conflict (reviewers disagree): the file's label is in force")
     return review
+
+
+def record_spot_check(
+    args: argparse.Namespace,
+    review: Any,
+    sample: Any,
+    where: str,
+    *,
+    out: str | None = None,
+    conflict: Callable[[Any], str] = lambda earlier: ")",
+) -> int | None:
+    """Journal a drawn sample (core.analysis.sampling.Sample) as the spot-check `args.name`
+    (else its default name), print its ids (or `--json`) and say where it went; drawing the
+    same sample again records nothing new. `out`: the sample file a dataset's draw wrote;
+    `conflict`: the words closing the description of a same-named spot-check drawn otherwise.
+    None when recorded, else the exit status (a name taken, a journal that refused the record)."""
+    from ..core.analysis.sampling import default_name
+    from ..core.common.text import visible
+    from ..core.review.records import JournalError, SpotCheck, utc_now
+
+    name = args.name or default_name(sample.view, len(sample.ids))
+    earlier = review.spot_checks.get(name)
+    same = earlier is not None and sample.recorded_as(earlier)
+    if earlier is not None and not same and not args.replace:
+        err(
+            f"a spot-check named '{name}' already exists{'' if out is None else f' beside {out}'} "
+            f"({earlier.view}, seed {earlier.seed}, {len(earlier.ids)} runs{conflict(earlier)}; "
+            "choose another --name, or --replace"
+        )
+        return EXIT_UNREADABLE
+    if not same:  # drawing the same sample again records nothing new
+        record = SpotCheck(name, sample.view, sample.filter, sample.seed, sample.population, len(sample.ids),
+                           sample.ids, review.reviewer, utc_now())  # fmt: skip
+        try:
+            review.add_spot_check(record)
+        except JournalError as exc:
+            err(f"{exc}; the spot-check was not recorded")
+            return EXIT_UNREADABLE
+    if args.json:
+        shown = {"name": name, "view": sample.view, "seed": sample.seed, "population": sample.population,
+                 "ids": list(sample.ids)}  # fmt: skip
+        print(dumps(shown if out is None else {**shown, "output": out}))
+    else:
+        for run_id in sample.ids:
+            print(visible(run_id) if sys.stdout.isatty() else run_id)
+    journal = review.journal.name if review.journal is not None else "no journal"
+    done = "already recorded" if same else f"recorded in {journal}"
+    done = done if out is None else f"written to {out}; {done}"
+    err(f"{name}: {len(sample.ids)} of {sample.population} runs in {where}, seed {sample.seed}; {done}")
+    return None

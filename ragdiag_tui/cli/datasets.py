@@ -8,12 +8,11 @@ and a missing extra is one line naming it (exit 2).
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, warn_unmapped
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, record_spot_check, warn_unmapped
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
 
@@ -161,43 +160,12 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
 
 def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
     """Journal the spot-check beside the sample file, with the dataset's population N."""
-    from ..core.analysis.sampling import default_name
-    from ..core.common.text import visible
-    from ..core.review.records import JournalError, SpotCheck
+    from ..core.analysis.sampling import Sample
     from ..core.review.state import open_review
 
     review = open_review(str(summary.out), args.field_map, args.journal, args.reviewer)
-    name = args.name or default_name(args.view, len(summary.ids))
-    earlier = review.spot_checks.get(name)
-    drawn = (args.view, summary.filter_text, args.seed, summary.population, summary.ids)
-    same = earlier is not None and (earlier.view, earlier.filter, earlier.seed, earlier.population,
-                                    earlier.ids) == drawn  # fmt: skip
-    if earlier is not None and not same and not args.replace:
-        err(
-            f"a spot-check named '{name}' already exists beside {summary.out} ({earlier.view}, seed "
-            f"{earlier.seed}, {len(earlier.ids)} runs); choose another --name, or --replace"
-        )
-        return EXIT_UNREADABLE
-    if not same:
-        from ..core.review.records import utc_now
-
-        record = SpotCheck(name, args.view, summary.filter_text, args.seed, summary.population,
-                           len(summary.ids), summary.ids, review.reviewer, utc_now())  # fmt: skip
-        try:
-            review.add_spot_check(record)
-        except JournalError as exc:
-            err(f"{exc}; the spot-check was not recorded")
-            return EXIT_UNREADABLE
-    if args.json:
-        print(dumps({"name": name, "view": args.view, "seed": args.seed, "population": summary.population,
-                     "ids": list(summary.ids), "output": str(summary.out)}))  # fmt: skip
-    else:
-        for run_id in summary.ids:
-            print(visible(run_id) if sys.stdout.isatty() else run_id)
-    journal = review.journal.name if review.journal is not None else "no journal"
-    done = "already recorded" if same else f"recorded in {journal}"
-    err(
-        f"{name}: {len(summary.ids)} of {summary.population} runs in {where}, seed {args.seed}; "
-        f"written to {summary.out}; {done}"
-    )
+    sample = Sample(args.view, summary.filter_text, args.seed, summary.population, summary.ids)
+    failed = record_spot_check(args, review, sample, where, out=str(summary.out))
+    if failed is not None:
+        return failed
     return EXIT_INVALID if summary.invalid else EXIT_OK

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from typing import TYPE_CHECKING
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, err, record_spot_check
 from .datasets import run_dataset_sample
 from .options import AddCommand, add_engine, add_file, add_journal
 
@@ -82,7 +81,9 @@ def add_sample(command: AddCommand) -> None:
         default="",
         metavar="TEXT",
         help="the app's filter: runs whose id, question or a document ID contains TEXT (any case); "
-        "FIELD:VALUE (model:gpt-4o) and is:VIEW terms as in the app",
+        "FIELD:VALUE (the field contains VALUE, any case: model:gpt-4o), FIELD:=VALUE (the whole "
+        "value), FIELD: (the run has the field) and is:VIEW terms as in the app; on a dataset, "
+        "FIELD terms only, meaning the same",
     )
     sample.add_argument(
         "-n",
@@ -139,9 +140,7 @@ def _kept(earlier: SpotCheck, sample: Sample) -> str:
 
 
 def run_sample(args: argparse.Namespace) -> int:
-    from ..core.analysis.sampling import default_name, draw_sample
-    from ..core.common.text import visible
-    from ..core.review.records import JournalError, SpotCheck, utc_now
+    from ..core.analysis.sampling import draw_sample
     from ..core.review.state import open_review
 
     if args.engine:
@@ -157,40 +156,11 @@ def run_sample(args: argparse.Namespace) -> int:
     if not drawn:
         err(f"{args.file}: no runs in {where}: nothing to sample")
         return EXIT_UNREADABLE
-    name = args.name or default_name(args.view, len(drawn))
-    earlier = review.spot_checks.get(name)
-    same = earlier is not None and sample.recorded_as(earlier)
-    if earlier is not None and not same and not args.replace:
-        err(
-            f"a spot-check named '{name}' already exists ({earlier.view}, seed {earlier.seed}, "
-            f"{len(earlier.ids)} runs, drawn by {earlier.reviewer}){_kept(earlier, sample)}; "
-            "choose another --name, or --replace"
-        )
-        return EXIT_UNREADABLE
-    if not same:  # drawing the same sample again records nothing new
-        record = SpotCheck(
-            name,
-            args.view,
-            args.filter,
-            args.seed,
-            sample.population,
-            len(drawn),
-            drawn,
-            review.reviewer,
-            utc_now(),
-        )
-        try:
-            review.add_spot_check(record)
-        except JournalError as exc:
-            err(f"{exc}; the spot-check was not recorded")
-            return EXIT_UNREADABLE
-    if args.json:
-        print(dumps({"name": name, "view": args.view, "seed": args.seed, "population": sample.population,
-                     "ids": list(drawn)}))  # fmt: skip
-    else:
-        for run_id in drawn:
-            print(visible(run_id) if sys.stdout.isatty() else run_id)
-    journal = review.journal.name if review.journal is not None else "no journal"
-    done = "already recorded" if same else f"recorded in {journal}"
-    err(f"{name}: {len(drawn)} of {sample.population} runs in {where}, seed {args.seed}; {done}")
+
+    def conflict(earlier: SpotCheck) -> str:
+        return f", drawn by {earlier.reviewer}){_kept(earlier, sample)}"
+
+    failed = record_spot_check(args, review, sample, where, conflict=conflict)
+    if failed is not None:
+        return failed
     return EXIT_INVALID if store.errors else EXIT_OK

@@ -10,7 +10,9 @@ functions (keyword options may be added, such as `master=` for Spark):
     sample(ds, mapping, *, view, filters, n, margin, seed, out) -> results.SampleSummary
 
 `dataset` says what a dataset is; `results` holds what the engines return and the
-definitions they share (a run's id in a dataset, the sample key, a field's text).
+definitions they share (a run's id in a dataset, the views, `--filter`, the sample key,
+a field's text); `records` and `output` the pieces of reading and writing both engines
+use (the engines never import each other).
 Each engine needs its optional extra (`duckdb`, `spark`); `load_engine` says which.
 """
 

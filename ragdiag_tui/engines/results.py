@@ -7,27 +7,42 @@ Spark (and the local path) name, count and draw runs the same way.
 - The sample key: sha256 of the UTF-8 of `str(seed) + "\\x1f" + run id`, as lowercase
   hex. The sample of size n is the n runs of the population with the smallest keys, in
   ascending key order; ties (repeated ids) broken by (file relative to root, line/row).
-- A field's text (`--group-by`, `--filter FIELD:VALUE`): a string as it is, any other
-  value as its JSON (`core.common.jsonutil.field_text`); absent or null: no value.
+- A field's text for `--group-by`: a string as it is, any other value as its JSON
+  (`core.common.jsonutil.field_text`); absent or null: no value.
+- `--filter` means what the app's filter means (`core.analysis.filtering.FieldTerm`):
+  `FIELD:VALUE` the case-folded field text contains VALUE case-folded, `FIELD:=VALUE` it is
+  VALUE (or VALUE's number as written, `exact_texts`), `FIELD:` the run has the field (null
+  included). The field text is `filter_text`: None when absent, "null" when null.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..core.analysis.filtering import TERM, FieldTerm, term_parts
+from ..core.analysis.sampling import sample_key as sample_key  # one definition, the core's
 from ..core.analysis.stats import Stats
 from ..core.common.jsonutil import field_text
 from ..core.runs.metrics import MetricMeans
 
-SEPARATOR = "\x1f"
+SEPARATOR = "\x1f"  # in the sample key (core.analysis.sampling.sample_key)
 DATASET_VIEWS = ("all", "retrieval", "generation", "pass", "unresolved", "answer-label", "lucky")
 """The views a dataset's sample may be drawn from (by the files' own labels; a dataset has no
 review journal, so no reviewed/unreviewed, and an invalid run is no run to review)."""
+
+
+def in_view(view: str, stage: str | None, label: Any) -> bool:
+    """Whether a valid run (its stage word and label) is in `view` (`DATASET_VIEWS`), by the
+    file's own labels, as core.analysis.sampling takes a population."""
+    if view == "all":
+        return True
+    if view == "lucky":
+        return stage == "retrieval" and label is True
+    return stage == view
 
 
 class EngineError(RuntimeError):
@@ -39,33 +54,61 @@ def dataset_run_id(value: Any, file: str, line: int) -> str:
     return value if isinstance(value, str) else f"{file}:{line}"
 
 
-def sample_key(seed: int, run_id: str) -> str:
-    """The sample key of a run: sha256(UTF-8 of str(seed) + US + id) as lowercase hex."""
-    text = f"{seed}{SEPARATOR}{run_id}"
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def value_text(value: Any) -> str | None:
-    """A field's value as text for grouping and filtering; None when absent or null."""
+    """A field's value as text for grouping; None when absent or null."""
     return None if value is None else field_text(value)
 
 
-def parse_filters(text: str) -> list[tuple[str, str]]:
-    """`--filter` text for a dataset: whitespace-separated `FIELD:VALUE` (or `FIELD:=VALUE`)
-    terms, each a top-level field equal to VALUE as text. Raises ValueError otherwise."""
+def filter_text(obj: Any, name: str) -> str | None:
+    """A run's field as `--filter` reads it (`filtering.field_values`): the case-folded
+    `field_text` of its value ("null" for null), None when the run lacks the field."""
+    if not isinstance(obj, dict) or name not in obj:
+        return None
+    return field_text(obj[name]).casefold()
+
+
+Filter = FieldTerm | tuple[str, str]
+"""A `--filter` term as the engines take it: a FieldTerm, or (FIELD, VALUE) for `FIELD:VALUE`."""
+
+
+def field_terms(filters: Sequence[Filter]) -> tuple[FieldTerm, ...]:
+    return tuple(
+        term if isinstance(term, FieldTerm) else FieldTerm(term[0], term[1].casefold(), False)
+        for term in filters
+    )
+
+
+def run_filter(terms: Sequence[FieldTerm]) -> Callable[[Any], bool]:
+    """Whether a run object passes every term, as the app's filter decides it."""
+    tests = [(term.field, term.matcher()) for term in terms]
+    return lambda obj: all(match(filter_text(obj, name)) for name, match in tests)
+
+
+def parse_filters(text: str) -> tuple[FieldTerm, ...]:
+    """`--filter` text for a dataset: `FIELD:VALUE`, `FIELD:=VALUE` or `FIELD:` terms (quotes
+    allow spaces: `source:"a b"`), read as the app reads them. Raises ValueError for anything
+    else (plain text, `is:` and `tag:`, which need a run file and its journal)."""
     terms = []
-    for term in text.split():
-        name, sep, value = term.partition(":")
-        if not sep or not name or name in ("is", "tag"):
-            raise ValueError(
-                f"'{term}': on a dataset, --filter takes FIELD:VALUE terms only (a top-level field "
-                "equal to VALUE), as model:gpt-4o"
-            )
-        value = value.removeprefix("=")
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            value = value[1:-1]
-        terms.append((name, value))
-    return terms
+    for word in TERM.sub("", text).split():
+        raise ValueError(
+            f"'{word}': on a dataset, --filter takes FIELD:VALUE terms only (a top-level field "
+            "containing VALUE, or FIELD:=VALUE for the whole value), as model:gpt-4o"
+        )
+    for match in TERM.finditer(text):
+        name, exact, value = term_parts(match)
+        if name in ("is", "tag"):
+            raise ValueError(f"'{match.group(0)}': is: and tag: terms need a run file and its journal")
+        terms.append(FieldTerm(name, value.casefold(), exact))
+    return tuple(terms)
+
+
+def filter_words(terms: Sequence[FieldTerm]) -> str:
+    """Terms as filter text (as the journal records it): values case-folded, quoted when spaced."""
+    words = []
+    for term in terms:
+        value = f'"{term.value}"' if any(char.isspace() for char in term.value) else term.value
+        words.append(f"{term.field}:{'=' if term.exact else ''}{value}")
+    return " ".join(words)
 
 
 def stats_dict(
@@ -182,7 +225,7 @@ class SampleSummary:
     (ascending key), and how many runs were written to `out`."""
 
     view: str
-    filters: Sequence[tuple[str, str]]
+    filters: Sequence[FieldTerm]
     seed: int
     population: int
     ids: tuple[str, ...]
@@ -192,4 +235,4 @@ class SampleSummary:
     @property
     def filter_text(self) -> str:
         """The filter as the journal records it: `FIELD:VALUE` terms."""
-        return " ".join(f"{name}:{value}" for name, value in self.filters)
+        return filter_words(self.filters)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ragdiag_tui.core.analysis.filtering import FieldTerm
 from ragdiag_tui.engines.dataset import DatasetError, is_dataset_input, open_dataset
 from ragdiag_tui.engines.results import parse_filters, sample_key
 
@@ -73,7 +74,23 @@ def test_the_sample_key_is_sha256_of_seed_unit_separator_and_id() -> None:
     assert sample_key(7, "run-\U0001f600") == hashlib.sha256("7\x1frun-\U0001f600".encode()).hexdigest()
 
 
-def test_dataset_filters_are_field_value_terms() -> None:
-    assert parse_filters('model:gpt-4o day:="2026-11-30"') == [("model", "gpt-4o"), ("day", "2026-11-30")]
+def test_dataset_filters_are_the_apps_field_terms() -> None:
+    # The app's terms: FIELD:VALUE (contains, case-folded), FIELD:=VALUE (whole), FIELD: (present).
+    assert parse_filters('model:GPT-4o day:="2026-11-30" source:"a B" note:') == (
+        FieldTerm("model", "gpt-4o", False),
+        FieldTerm("day", "2026-11-30", True),
+        FieldTerm("source", "a b", False),
+        FieldTerm("note", "", False),
+    )
     with pytest.raises(ValueError, match="FIELD:VALUE"):
         parse_filters("plain text")
+    with pytest.raises(ValueError, match="FIELD:VALUE"):
+        parse_filters("model:x plain")
+    with pytest.raises(ValueError, match="journal"):
+        parse_filters("is:lucky")
+
+
+def test_the_sample_key_is_the_cores() -> None:
+    from ragdiag_tui.core.analysis import sampling
+
+    assert sample_key is sampling.sample_key

@@ -193,7 +193,7 @@ def narrows(old: str, new: str) -> bool:
 
 # -- terms of the filter text -------------------------------------------------------------
 
-_TERM = re.compile(r'(?:(?<=\s)|^)([A-Za-z_][\w.-]*):(=?)("[^"]*"?|\S*)(?=\s|$)')
+TERM = re.compile(r'(?:(?<=\s)|^)([A-Za-z_][\w.-]*):(=?)("[^"]*"?|\S*)(?=\s|$)')
 KEYWORDS = ("is", "tag")  # term names that are never taken for a run's field
 
 
@@ -202,6 +202,16 @@ class FieldTerm:
     field: str
     value: str  # case-folded
     exact: bool  # `field:=value`: the whole value, not a part of it
+
+    def matcher(self) -> Callable[[str | None], bool]:
+        """Whether a run's field text (`field_values`: case-folded, None where the run lacks
+        the field) matches: the whole text with `:=` (`exact_texts`), else containing the
+        value; `field:` with no value: the run has the field (null included)."""
+        if self.exact:
+            return exact_texts(self.value).__contains__
+        if self.value:
+            return lambda text, value=self.value: value in (text or "\0")
+        return lambda text: text is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,14 +230,8 @@ class Query:
         for key in self.tags:
             tests.append(lambda row, key=key: key in (tag.casefold() for tag in tags_of(row)))
         for term in self.fields:
-            values = field_values(store, term.field)
-            if term.exact:
-                texts = exact_texts(term.value)
-                tests.append(lambda row, values=values, texts=texts: values[row] in texts)
-            elif term.value:
-                tests.append(lambda row, values=values, value=term.value: value in (values[row] or "\0"))
-            else:
-                tests.append(lambda row, values=values: values[row] is not None)
+            values, match = field_values(store, term.field), term.matcher()
+            tests.append(lambda row, values=values, match=match: match(values[row]))
             if review.blind and term.field == label_field(store):  # `correct:true` would tell
                 test = tests.pop()
                 tests.append(lambda row, test=test, revealed=review.revealed: revealed(row) and test(row))
@@ -260,6 +264,14 @@ def label_field(store: RunStore) -> str:
     return re.split(r"[.\[]", source, maxsplit=1)[0]
 
 
+def term_parts(match: re.Match[str]) -> tuple[str, bool, str]:
+    """A `NAME:VALUE` term found by `TERM`: (name, exact (`NAME:=VALUE`), value unquoted)."""
+    name, exact, value = match.group(1), match.group(2) == "=", match.group(3)
+    if value.startswith('"'):
+        value = value[1:-1] if len(value) > 1 and value.endswith('"') else value[1:]
+    return name, exact, value
+
+
 def parse_query(store: RunStore, query: str) -> Query:
     """`query` taken apart. `NAME:VALUE` is a term when NAME is `is` (with a view's name)
     or a top-level field of some run in the file; anything else stays plain text, so an
@@ -269,9 +281,7 @@ def parse_query(store: RunStore, query: str) -> Query:
     tags: list[str] = []
 
     def take(match: re.Match[str]) -> str:
-        name, exact, value = match.group(1), match.group(2) == "=", match.group(3)
-        if value.startswith('"'):
-            value = value[1:-1] if len(value) > 1 and value.endswith('"') else value[1:]
+        name, exact, value = term_parts(match)
         if name == "is":
             if value in VIEW_BY_NAME:
                 views.append(value)
@@ -285,7 +295,7 @@ def parse_query(store: RunStore, query: str) -> Query:
         fields.append(FieldTerm(name, value.casefold(), exact))
         return ""
 
-    text = _TERM.sub(take, query) if ":" in query else query
+    text = TERM.sub(take, query) if ":" in query else query
     if views or fields or tags:
         text = " ".join(text.split())
     return Query(text, tuple(views), tuple(fields), tuple(tags))

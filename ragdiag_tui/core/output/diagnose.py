@@ -56,7 +56,8 @@ def _flush_terminal(out: BinaryIO, buffer: bytearray) -> None:
     out.write(escape_terminal_controls_utf8(escape_line_breaks_utf8(buffer)))
 
 
-def _error_line(record: LoadError) -> dict[str, Any]:
+def error_line(record: LoadError) -> dict[str, Any]:
+    """An invalid line as `diagnose` writes it: line, id (when known), error, field, detail."""
     line: dict[str, Any] = {"line": record.line}
     if record.id is not None:
         line["id"] = record.id
@@ -164,7 +165,7 @@ class _DiagnosisWriter:
 
     def add_error(self, error: LoadError) -> None:
         self.counts[S_INVALID] += 1
-        _append_line(self.buffer, _error_line(error))
+        _append_line(self.buffer, error_line(error))
         if len(self.buffer) > FLUSH_AT:
             self.flush()
 

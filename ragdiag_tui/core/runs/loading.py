@@ -511,6 +511,25 @@ def _read_parquet(
             yield record
 
 
+def line_chunks(handle: Any, head: bytes) -> Iterator[tuple[list[bytes], int]]:
+    """The lines of JSON Lines text (`head`, then the rest of `handle`), a chunk at a time,
+    split at `\n` (a `\r` kept): (the chunk's whole lines, the bytes read for it; 0 at the end)."""
+    pending = head
+    while True:
+        chunk = handle.read(CHUNK_SIZE)
+        data = pending + chunk
+        if chunk:
+            cut = data.rfind(b"\n") + 1
+            pending = data[cut:]
+            lines = data[:cut].split(b"\n")
+            lines.pop()  # the empty piece after the last newline
+        else:
+            lines = data.split(b"\n")
+        yield lines, len(chunk)
+        if not chunk:
+            return
+
+
 def _read_lines(
     handle: Any,
     head: bytes,
@@ -523,25 +542,14 @@ def _read_lines(
     Blank lines are recognised only after the fast decoder balks at them.
     """
     done = len(head)
-    pending = head
     line = 0
-    while True:
-        chunk = handle.read(CHUNK_SIZE)
-        data = pending + chunk
-        if chunk:
-            cut = data.rfind(b"\n") + 1
-            pending = data[cut:]
-            lines = data[:cut].split(b"\n")
-            lines.pop()  # the empty piece after the last newline
-        else:
-            lines = data.split(b"\n")
+    for lines, size in line_chunks(handle, head):
         yield from builder.from_lines(lines, line)
         line += len(lines)
-        if not chunk:
-            break
-        done += len(chunk)
-        if progress is not None:
-            progress(done, total)
+        if size:
+            done += size
+            if progress is not None:
+                progress(done, total)
     if progress is not None:
         progress(total, total)
 

@@ -1,8 +1,9 @@
 """One DuckDB connection per command: in memory, spilling to a temporary folder, with a
 memory limit (RAGDIAG_DUCKDB_MEMORY, default 512MB) and a thread count
-(RAGDIAG_DUCKDB_THREADS, default every core), and the one Python function the SQL calls:
+(RAGDIAG_DUCKDB_THREADS, default every core), and the Python functions the SQL calls:
 `js_sort`, JavaScript's sort of a `missing` list, for the few lists whose order by bytes
-(code points) may differ from it (UTF-16 code units)."""
+(code points) may differ from it (UTF-16 code units), and `casefold`, Python's case
+folding of a non-ASCII text for `--filter` (SQL's lower() differs from it: ß, İ)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def connect() -> Iterator[duckdb.DuckDBPyConnection]:
         con.execute(f"SET temp_directory = '{spill}'")
         con.execute("SET preserve_insertion_order = true")
         con.create_function("js_sort", _js_sort, ["VARCHAR[]"], "VARCHAR[]", null_handling="special")
+        con.create_function("casefold", str.casefold, ["VARCHAR"], "VARCHAR")
         yield con
     except duckdb.Error as exc:
         raise EngineError(f"DuckDB: {exc}") from None

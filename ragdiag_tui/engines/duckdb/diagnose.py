@@ -11,12 +11,12 @@ from ...core.runs.loading import INVALID_RUN, LoadError
 from ...core.runs.mapping import FieldMap
 from ...core.runs.rule import InvalidRun
 from ..dataset import Dataset
+from ..output import DiagnosisWriter
 from ..results import DiagnoseSummary
 from .connect import arrow_batches, connect
 from .pyrows import error_line, read_runs
 from .schema import FieldSql, Unclean, field_sql
 from .sql import SORTED_MISSING, runs_sql
-from .writer import DiagnosisWriter
 
 WITH_MISSING = frozenset({"retrieval", "generation", "pass"})
 BATCH_ROWS = 65_536

@@ -20,12 +20,12 @@ from typing import Any
 import msgspec
 
 from ...core.runs import parquet_runs
-from ...core.runs.loading import INVALID_JSON, LoadError, RecordBuilder
+from ...core.runs.loading import CHUNK_SIZE, INVALID_JSON, LoadError, RecordBuilder, line_chunks
 from ...core.runs.mapping import FieldMap
 from ...core.runs.stages import STAGE_NAMES
-from ..results import dataset_run_id, value_text
+from ..records import error_row, exact_object, file_id
+from ..results import dataset_run_id, filter_text, value_text
 
-CHUNK = 1 << 20
 _decode = msgspec.json.Decoder().decode
 
 
@@ -67,25 +67,14 @@ class _Sink:
 def json_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     """(1-based line number, line bytes) as the local loader numbers them."""
     with open(path, "rb") as handle:
-        pending = handle.read(CHUNK)
-        if pending.startswith(b"\xef\xbb\xbf"):
-            pending = pending[3:]
+        head = handle.read(CHUNK_SIZE)
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:]
         number = 0
-        while True:
-            chunk = handle.read(CHUNK)
-            data = pending + chunk
-            if chunk:
-                cut = data.rfind(b"\n") + 1
-                pending = data[cut:]
-                lines = data[:cut].split(b"\n")
-                lines.pop()
-            else:
-                lines = data.split(b"\n")
+        for lines, _ in line_chunks(handle, head):
             for raw in lines:
                 number += 1
                 yield number, raw
-            if not chunk:
-                return
 
 
 def _parquet_rows(path: Path) -> Iterator[tuple[int, Any, bytes]]:
@@ -98,10 +87,12 @@ def _parquet_rows(path: Path) -> Iterator[tuple[int, Any, bytes]]:
 
 
 def read_runs(
-    path: Path, name: str, fmt: str, field_map: FieldMap | None, fields: Sequence[str] = ()
-) -> Iterator[PyRun]:
+    path: Path, name: str, fmt: str, field_map: FieldMap | None, fields: Sequence[str] = (),
+    filtering: bool = False,
+) -> Iterator[PyRun]:  # fmt: skip
     """Every run and invalid line of one file, in order. `name` is the file's name in the
-    dataset; `fields` the top-level fields whose text each run carries in `values`."""
+    dataset; `fields` the top-level fields whose text each run carries in `values`
+    (`results.value_text`, or with `filtering` `results.filter_text`)."""
     sink = _Sink()
     builder = RecordBuilder(field_map, sink)
     records = json_lines(path) if fmt == "jsonl" else _parquet_rows(path)
@@ -118,7 +109,7 @@ def read_runs(
             record = builder.from_object(line, obj, raw)
         if record is None and sink.run is None:
             continue  # a blank line
-        values = _values(obj, raw, fields) if fields else {}
+        values = _values(obj, raw, fields, filtering) if fields else {}
         if record is not None:
             if record.id is not None and record.id == str(builder.position):  # perhaps named by position
                 record.id = dataset_run_id(_file_id(obj, raw, field_map), name, line)
@@ -136,14 +127,6 @@ def _file_id(obj: Any, raw: bytes, field_map: FieldMap | None) -> str | None:
     return file_id(loose(raw) if obj is None else obj, field_map)
 
 
-def file_id(obj: Any, field_map: FieldMap | None) -> str | None:
-    """The id field of a run object (mapped), when it is a string."""
-    if field_map is not None:
-        return field_map.id_of(obj)
-    value = obj.get("id") if isinstance(obj, dict) else None
-    return value if isinstance(value, str) else None
-
-
 def loose(raw: bytes) -> Any:
     try:
         return _decode(raw)
@@ -156,28 +139,26 @@ def loose(raw: bytes) -> Any:
             return None
 
 
-def _values(obj: Any, raw: bytes, fields: Sequence[str]) -> dict[str, str | None]:
+def _values(obj: Any, raw: bytes, fields: Sequence[str], filtering: bool) -> dict[str, str | None]:
     if obj is None:
         obj = loose(raw)
+        if filtering and isinstance(obj, dict) and any(_is_number(obj.get(name)) for name in fields):
+            obj = exact_object(raw)  # numbers as written, as the app's filter reads them
     if not isinstance(obj, dict):
         return dict.fromkeys(fields)
+    if filtering:
+        return {name: filter_text(obj, name) for name in fields}
     return {name: value_text(obj.get(name)) for name in fields}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def error_line(run: PyRun, name: str) -> dict[str, Any]:
     """An invalid line as a diagnosis row: the local `diagnose` error line, with its file."""
-    error = run.error
-    assert error is not None
-    row: dict[str, Any] = {}
-    if error.id is not None:
-        row["id"] = error.id
-    row["file"] = name
-    row["line"] = error.line
-    row["error"] = error.kind
-    if error.field:
-        row["field"] = error.field
-    row["detail"] = error.detail
-    return row
+    assert run.error is not None
+    return error_row(run.error, name)
 
 
-__all__ = ["INVALID_JSON", "PyRun", "error_line", "file_id", "json_lines", "loose", "read_runs"]
+__all__ = ["INVALID_JSON", "PyRun", "error_line", "json_lines", "loose", "read_runs"]

@@ -1,4 +1,4 @@
-"""`sample DATASET --engine duckdb --view V [--filter F:V] -n N|auto --seed S -o SAMPLE.jsonl`.
+"""`sample DATASET --engine duckdb --view V [--filter TERMS] -n N|auto --seed S -o SAMPLE.jsonl`.
 
 The sample is the n runs of the population with the smallest keys (engines.results:
 sha256 of seed, US, run id), ascending; ties by (file, line). SQL computes the key with
@@ -13,33 +13,28 @@ dataset does.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ...core.analysis.estimate import auto_size
+from ...core.analysis.filtering import FieldTerm, exact_texts
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
 from ...core.runs.parquet_runs import plain_row
 from ..dataset import Dataset
-from ..results import SEPARATOR, SampleSummary, sample_key
+from ..records import file_id
+from ..results import SEPARATOR, Filter, SampleSummary, field_terms, in_view, sample_key
 from .connect import connect
-from .pyrows import PyRun, file_id, loose, read_runs
+from .pyrows import PyRun, loose, read_runs
 from .schema import FieldSql, literal, plan
 from .sql import grouped_files, runs_sql
 
 ONE_PASS_LIMIT = 1_000_000  # a larger draw counts first, then takes the smallest keys in a second pass
 VIRTUAL = ("filename", "file_row_number")  # DuckDB's columns naming a row's file and row
 Candidate = tuple[str, str, int, str, Any]  # (key, file, line, run id, its raw line or row object)
-
-
-def in_view(view: str, stage: str, label: Any) -> bool:
-    if view == "all":
-        return True
-    if view == "lucky":
-        return stage == "retrieval" and label is True
-    return stage == view
 
 
 def _view_sql(view: str) -> str:
@@ -59,7 +54,7 @@ class _Draw:
     """What a draw asks for, and what it has counted so far."""
 
     view: str
-    filters: Sequence[tuple[str, str]]
+    filters: tuple[FieldTerm, ...]
     n: int | str
     margin: float
     seed: int
@@ -68,7 +63,11 @@ class _Draw:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(name for name, _ in self.filters))
+        return tuple(dict.fromkeys(term.field for term in self.filters))
+
+    @cached_property
+    def matchers(self) -> list[tuple[str, Callable[[str | None], bool]]]:
+        return [(term.field, term.matcher()) for term in self.filters]
 
     @property
     def cap(self) -> int:
@@ -77,12 +76,28 @@ class _Draw:
 
     def chosen(self, run: PyRun) -> bool:
         values = run.values
-        return in_view(self.view, run.stage or "", run.label) and all(values[f] == v for f, v in self.filters)
+        return in_view(self.view, run.stage or "", run.label) and all(
+            match(values[name]) for name, match in self.matchers
+        )
 
     def where(self) -> str:
         fields = self.fields
-        terms = [f"v{fields.index(f)} = {literal(v)}" for f, v in self.filters]
+        terms = [_term_sql(term, f"v{fields.index(term.field)}") for term in self.filters]
         return " AND ".join([_view_sql(self.view), *terms])
+
+
+def _term_sql(term: FieldTerm, column: str) -> str:
+    """`FieldTerm.matcher` in SQL, over a field's text (`plan(..., filtering=True)`: NULL
+    when absent, 'null' when null). Case folding is Python's: SQL's lower() where the text
+    is ASCII (where the two agree), the connection's `casefold` on the other texts."""
+    if not term.exact and not term.value:
+        return f"{column} IS NOT NULL"
+    folded = (
+        f"(CASE WHEN strlen({column}) = length({column}) THEN lower({column}) ELSE casefold({column}) END)"
+    )
+    if term.exact:
+        return f"{folded} IN ({', '.join(literal(text) for text in sorted(exact_texts(term.value)))})"
+    return f"contains({folded}, {literal(term.value)})"
 
 
 def sample(
@@ -90,14 +105,18 @@ def sample(
     mapping: FieldMap | None,
     *,
     view: str,
-    filters: Sequence[tuple[str, str]],
+    filters: Sequence[Filter],
     n: int | str,
     margin: float = 0.05,
     seed: int,
     out: Path,
 ) -> SampleSummary:
-    draw = _Draw(view, filters, n, margin, seed)
-    plans = plan(ds.files, mapping, draw.fields) if ds.format == "parquet" else [None] * len(ds.files)
+    draw = _Draw(view, field_terms(filters), n, margin, seed)
+    plans = (
+        plan(ds.files, mapping, draw.fields, filtering=True)
+        if ds.format == "parquet"
+        else [None] * len(ds.files)
+    )
     candidates: list[Candidate] = []
     exact = [path for path, fields_sql in zip(ds.files, plans, strict=True) if fields_sql is None]
     for population, invalid, smallest in (exact_candidates(path, ds, mapping, draw) for path in exact):
@@ -114,7 +133,7 @@ def sample(
         for _, _, _, run_id, payload in drawn:
             handle.write(_run_line(payload, run_id, mapping) + b"\n")
     ids = tuple(run_id for _, _, _, run_id, _ in drawn)
-    return SampleSummary(view, tuple(filters), seed, draw.population, ids, str(out), draw.invalid)
+    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid)
 
 
 def exact_candidates(
@@ -126,7 +145,7 @@ def exact_candidates(
 
     def population() -> Iterator[Candidate]:
         name = ds.relative(path)
-        for run in read_runs(path, name, ds.format, mapping, draw.fields):
+        for run in read_runs(path, name, ds.format, mapping, draw.fields, filtering=True):
             if run.error is not None:
                 counts[1] += 1
             elif draw.chosen(run):

@@ -111,10 +111,13 @@ def _id_list(schema: pa.Schema, source: str) -> str:
     raise Unclean(f"{source} is {kind}")
 
 
-def _text(schema: pa.Schema, name: str) -> str:
-    """A top-level field's text, as `results.value_text` gives it."""
+def _text(schema: pa.Schema, name: str, filtering: bool = False) -> str:
+    """A top-level field's text, as `results.value_text` gives it; `filtering`: as
+    `results.filter_text` gives it before case folding (a null value 'null')."""
     if name not in schema.names:
         return "CAST(NULL AS VARCHAR)"
+    if filtering:
+        return f"coalesce({_text(schema, name)}, 'null')"
     column, kind = ident(name), schema.field(name).type
     if _is_string(kind):
         return f"CAST({column} AS VARCHAR)"
@@ -125,7 +128,9 @@ def _text(schema: pa.Schema, name: str) -> str:
     raise Unclean(f"{name} is {kind}")
 
 
-def field_sql(path: Path, field_map: FieldMap | None, fields: Sequence[str]) -> FieldSql:
+def field_sql(
+    path: Path, field_map: FieldMap | None, fields: Sequence[str], filtering: bool = False
+) -> FieldSql:
     """The SQL reading `path`'s run fields. Raises Unclean for a file SQL cannot read exactly."""
     try:
         schema = pq.read_schema(path)
@@ -149,17 +154,20 @@ def field_sql(path: Path, field_map: FieldMap | None, fields: Sequence[str]) -> 
         _id_list(schema, sources["required"]),
         _id_list(schema, sources["context"]),
         label,
-        tuple(_text(schema, name) for name in fields),
+        tuple(_text(schema, name, filtering) for name in fields),
         str(schema.remove_metadata()),
     )
 
 
-def plan(files: Sequence[Path], field_map: FieldMap | None, fields: Sequence[str]) -> list[Any]:
-    """For each file, its FieldSql, or None for the exact path."""
+def plan(
+    files: Sequence[Path], field_map: FieldMap | None, fields: Sequence[str], filtering: bool = False
+) -> list[Any]:
+    """For each file, its FieldSql, or None for the exact path. `filtering`: the fields'
+    texts for `--filter` (see `_text`)."""
     plans: list[Any] = []
     for path in files:
         try:
-            plans.append(field_sql(path, field_map, fields))
+            plans.append(field_sql(path, field_map, fields, filtering))
         except Unclean:
             plans.append(None)
     return plans

@@ -13,19 +13,12 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ...core.analysis.filtering import FieldTerm
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
-from ..results import Tally, sample_key
-from .verdicts import (
-    INVALID,
-    FieldFilter,
-    FileReader,
-    FileTask,
-    Verdict,
-    decoded,
-    group_value,
-    is_lucky,
-)
+from ..records import exact_object
+from ..results import Tally, in_view, run_filter, sample_key
+from .verdicts import INVALID, FileReader, FileTask, Verdict, group_value, is_lucky
 
 TASK_SCHEMA = "index INT, path STRING, rel STRING, format STRING"
 DIAGNOSIS_SCHEMA = (
@@ -196,20 +189,10 @@ def partial_batches(
 # -- sample: the population's runs with their keys --------------------------------------------
 
 
-def in_view(verdict: Verdict, view: str) -> bool:
-    """Whether a valid run is in `view` (`results.DATASET_VIEWS`), by the file's own labels
-    (as core.analysis.sampling takes a population)."""
-    if view == "all":
-        return True
-    if view == "lucky":
-        return is_lucky(verdict)
-    return verdict.stage == view
-
-
 def _written(verdict: Verdict, id_source: str, named: bool) -> bytes:
     """The run's text for the sample file; a run named by its place gets that name as its id,
     so that the sample file, read on its own, names it the same."""
-    obj = None if named else decoded(verdict.raw)
+    obj = None if named else exact_object(verdict.raw)
     if not isinstance(obj, dict):
         return verdict.raw
     obj[id_source] = verdict.id
@@ -223,7 +206,7 @@ def sample_batches(
     batches: Iterable[Any],
     field_map: FieldMap | None,
     view: str,
-    filters: tuple[FieldFilter, ...],
+    filters: tuple[FieldTerm, ...],
     seed: int,
     keep: int,
 ) -> Iterator[Any]:
@@ -245,13 +228,14 @@ def sample_batches(
     )
     id_map = field_map or FieldMap()
     reader = FileReader(field_map, need_object=True)
+    chosen = run_filter(filters)
     candidates: list[Candidate] = []
     population = invalid = 0
     for task in _tasks(batches):
         for verdict in reader.verdicts(task):
             if verdict.stage == INVALID:
                 invalid += 1
-            elif in_view(verdict, view) and all(term.matches(verdict.obj) for term in filters):
+            elif in_view(view, verdict.stage, verdict.label) and chosen(verdict.obj):
                 population += 1
                 candidates.append((sample_key(seed, verdict.id), task.index, verdict.line, verdict))
                 if len(candidates) >= 2 * keep + BATCH_ROWS:  # amortised: sort now and then

@@ -27,7 +27,8 @@ from ...core.common.atomic import open_output
 from ...core.runs.mapping import FieldMap
 from ...core.runs.stages import RULE_STAGE_NAMES
 from ..dataset import Dataset
-from ..results import DATASET_VIEWS, DiagnoseSummary, SampleSummary, Tally, grouped
+from ..output import write_diagnoses
+from ..results import DATASET_VIEWS, DiagnoseSummary, Filter, SampleSummary, Tally, field_terms, grouped
 from .batches import (
     DIAGNOSIS_SCHEMA,
     PARTIAL_SCHEMA,
@@ -41,9 +42,8 @@ from .batches import (
     partial_batches,
     sample_batches,
 )
-from .output import write_diagnoses
 from .session import DEFAULT_MASTER, spark_session
-from .verdicts import INVALID, field_filters
+from .verdicts import INVALID
 
 MANY_RUNS = 1 << 62
 """A population larger than any dataset: `auto_size` of it bounds the size `-n auto` draws."""
@@ -161,15 +161,16 @@ def sample(
     mapping: FieldMap | None,
     *,
     view: str,
-    filters: Sequence[tuple[str, str]],
+    filters: Sequence[Filter],
     n: int | str,
-    margin: float,
+    margin: float = 0.05,
     seed: int,
     out: Path,
     master: str = DEFAULT_MASTER,
 ) -> SampleSummary:
-    """The n runs of the population with the smallest keys (see `verdicts.sample_key`), in
+    """The n runs of the population with the smallest keys (see `results.sample_key`), in
     key order, ties by (file, line), written with every field to `out` as JSON Lines."""
+    terms = field_terms(filters)
     if view not in DATASET_VIEWS:
         raise SampleError(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {view}")
     if n != "auto" and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
@@ -180,7 +181,7 @@ def sample(
     keep = auto_size(MANY_RUNS, margin) if n == "auto" else int(n)
     with spark_session(master, len(ds.files)) as spark:
         task = functools.partial(
-            sample_batches, field_map=mapping, view=view, filters=field_filters(filters), seed=seed, keep=keep
+            sample_batches, field_map=mapping, view=view, filters=terms, seed=seed, keep=keep
         )
         rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA).persist()
         try:
@@ -196,4 +197,4 @@ def sample(
         with open_output(out) as handle:
             for row in drawn:
                 handle.write(bytes(row["raw"]) + b"\n")
-    return SampleSummary(view, tuple(filters), seed, population, ids, str(out), invalid)  # type: ignore[arg-type]
+    return SampleSummary(view, terms, seed, population, ids, str(out), invalid)

@@ -17,15 +17,15 @@ trailing `\\r` kept for the builder to strip), so line numbers are the file's ow
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.common.jsonutil import decode_exact
 from ...core.runs import parquet_runs
 from ...core.runs.loading import LoadError, RecordBuilder, Run
 from ...core.runs.mapping import FieldMap
 from ...core.runs.rule import RETRIEVAL, stage_of
+from ..records import error_diagnosis, exact_object, file_id
 from ..results import dataset_run_id, value_text
 
 INVALID = "invalid"
@@ -70,33 +70,9 @@ class Verdict:
     obj: Any = None  # the decoded run, when something asked for its fields
 
 
-@dataclass(frozen=True, slots=True)
-class FieldFilter:
-    """`FIELD:VALUE` on a dataset: the run's top-level field, as text, equal to VALUE
-    (`results.parse_filters`, `results.value_text`)."""
-
-    field: str
-    value: str
-
-    def matches(self, obj: Any) -> bool:
-        return isinstance(obj, dict) and value_text(obj.get(self.field)) == self.value
-
-
-def field_filters(filters: Sequence[tuple[str, str]]) -> tuple[FieldFilter, ...]:
-    return tuple(FieldFilter(field, value) for field, value in filters)
-
-
 def group_value(obj: Any, field: str) -> str | None:
     """A run's group under `--group-by FIELD`: the field's text; None when absent or null."""
     return value_text(obj.get(field)) if isinstance(obj, dict) else None
-
-
-def decoded(raw: bytes) -> Any:
-    """The run's JSON, numbers as written (as the app's filter reads them); None if unreadable."""
-    try:
-        return decode_exact(raw.decode("utf-8", "surrogatepass"))
-    except (ValueError, RecursionError):
-        return None
 
 
 class FileReader:
@@ -104,7 +80,6 @@ class FileReader:
 
     def __init__(self, field_map: FieldMap | None, need_object: bool = False) -> None:
         self.field_map = field_map or None
-        self.id_map = field_map or FieldMap()
         self.builder = RecordBuilder(self.field_map)
         self.need_object = need_object
 
@@ -151,15 +126,11 @@ class FileReader:
         run_id = record.id
         if run_id == _FIRST_POSITION or self.need_object:
             if obj is None:
-                obj = decoded(raw)
+                obj = exact_object(raw)
             if run_id == _FIRST_POSITION:  # perhaps the builder named it by its position
-                run_id = dataset_run_id(self.id_map.id_of(obj), task.rel, record.line)
+                run_id = dataset_run_id(file_id(obj, self.field_map), task.rel, record.line)
         if isinstance(record, LoadError):
-            diagnosis: dict[str, Any] = {"error": record.kind}
-            if record.field:
-                diagnosis["field"] = record.field
-            diagnosis["detail"] = record.detail
-            return Verdict(record.line, run_id, INVALID, diagnosis, None, None, None, raw, obj)
+            return Verdict(record.line, run_id, INVALID, error_diagnosis(record), None, None, None, raw, obj)
         diagnosis = record.diagnosis
         return Verdict(
             record.line,

@@ -1,20 +1,26 @@
 """Diagnosis rows out to a file, streaming: JSON Lines, or Parquet when OUT ends in .parquet.
+Both engines write through `DiagnosisWriter`.
 
 A row is the local `diagnose` line with the run's file (relative to the dataset's root)
 and line: `{"id", "file", "line", "stage", "missing"}`, `{"id", "file", "line", "error":
 "answer-label"}`, or an invalid line `{"id"?, "file", "line", "error", "field"?, "detail"}`.
-In Parquet each key is a column (null where a row has no such key); a lone surrogate
-(a `\\ud800` escape in a JSON Lines run) cannot be Parquet text and is written as U+FFFD.
+JSON Lines lines are written as the local `diagnose` writes them. In Parquet each key is a
+column (null where a row has no such key); a lone surrogate (a `\\ud800` escape in a JSON
+Lines run) cannot be Parquet text and is written as U+FFFD. The file is written atomically
+(`core.common.atomic.open_output`): a failed command leaves no half-written file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
-from ...core.common.jsonutil import dumps, escape_line_breaks_utf8
+from ..core.common.atomic import open_output
+from ..core.common.jsonutil import dumps, escape_line_breaks_utf8
 
 BATCH = 65_536
 COLUMNS = ("id", "file", "line", "stage", "error", "field", "detail", "missing")
@@ -27,10 +33,12 @@ class DiagnosisWriter:
         self.out = out
         self.parquet = out.suffix.lower() == ".parquet"
         self.rows: list[dict[str, Any]] = []
+        self.output: AbstractContextManager[BinaryIO] = open_output(out)
         self.handle: Any = None
         self.encoder = msgspec.json.Encoder()
 
     def __enter__(self) -> DiagnosisWriter:
+        target = self.output.__enter__()
         if self.parquet:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -39,15 +47,19 @@ class DiagnosisWriter:
                 [(name, pa.int64() if name == "line" else pa.string()) for name in COLUMNS[:-1]]
                 + [("missing", pa.list_(pa.string()))]
             )
-            self.handle = pq.ParquetWriter(self.out, self.schema)
+            self.handle = pq.ParquetWriter(target, self.schema)
         else:
-            self.handle = open(self.out, "wb")
+            self.handle = target
         return self
 
     def add(self, row: dict[str, Any]) -> None:
         self.rows.append(row)
         if len(self.rows) >= BATCH:
             self.flush()
+
+    def add_all(self, rows: Iterable[dict[str, Any]]) -> None:
+        for row in rows:
+            self.add(row)
 
     def flush(self) -> None:
         if not self.rows:
@@ -77,12 +89,22 @@ class DiagnosisWriter:
         ]
         self.handle.write_table(pa.table(columns, schema=self.schema))
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         try:
             if exc[0] is None:
                 self.flush()
-        finally:
-            self.handle.close()
+                if self.parquet:
+                    self.handle.close()
+        except BaseException as failed:
+            self.output.__exit__(type(failed), failed, failed.__traceback__)
+            raise
+        self.output.__exit__(*exc)
+
+
+def write_diagnoses(out: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """All of `rows` to `out` (Parquet when it ends in .parquet, else JSON Lines)."""
+    with DiagnosisWriter(out) as writer:
+        writer.add_all(rows)
 
 
 def _text(value: Any) -> Any:
