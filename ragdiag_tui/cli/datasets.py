@@ -148,7 +148,7 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     def sample(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
                                 margin=args.margin or 0.05, seed=args.seed, out=out, **options)  # fmt: skip
-        where = f"the {args.view} view" + (f" matching '{summary.filter_text}'" if filters else "")
+        where = f"the {args.view} view" + (f" matching '{_typed(args.filter)}'" if filters else "")
         if not summary.ids:
             Path(summary.out).unlink(missing_ok=True)
             err(f"{dataset.root}: no runs in {where}: nothing to sample")
@@ -158,13 +158,18 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     return _with_engine(args, sample)
 
 
+def _typed(filter_text: str | None) -> str:
+    return " ".join((filter_text or "").split())
+
+
 def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
     """Journal the spot-check beside the sample file, with the dataset's population N."""
     from ..core.analysis.sampling import Sample
     from ..core.review.state import open_review
 
     review = open_review(str(summary.out), args.field_map, args.journal, args.reviewer)
-    sample = Sample(args.view, summary.filter_text, args.seed, summary.population, summary.ids)
+    # The filter as typed, as the local `sample` records it (the engines read it case-folded).
+    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
     failed = record_spot_check(args, review, sample, where, out=str(summary.out))
     if failed is not None:
         return failed

@@ -209,3 +209,20 @@ def test_a_dataset_whose_runs_hold_none_of_the_rules_fields_says_how_to_map_them
     code, out, err = run_cli(capsys, "stats", str(tmp_path), "--json", "--preset", "llamaindex")
     assert "--map FIELD=SOURCE" not in err
     assert json.loads(out)["stages"]["unresolved"] < json.loads(out)["runs"]
+
+
+def test_a_datasets_spot_check_records_its_filter_as_typed_as_the_local_sample_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = make_runs(60)
+    write_parquet(tmp_path / "lake" / "part-0.parquet", runs, extra=("model",))
+    local = write_jsonl(tmp_path / "all.jsonl", runs)
+    common = ("--view", "all", "--filter", "model:M1", "-n", "5", "--seed", "3", "--name", "m1", "--json")
+    code, out, err = run_cli(capsys, "sample", str(tmp_path / "lake"), *common, "-o", str(tmp_path / "S.jsonl"))
+    assert code == 0, err
+    assert "matching 'model:M1'" in err
+    code, local_out, err = run_cli(capsys, "sample", str(local), *common)
+    assert code == 0, err
+    assert json.loads(out)["ids"] == json.loads(local_out)["ids"]  # M1 matches m1, any case
+    recorded = open_review(tmp_path / "S.jsonl", reviewer="x").spot_checks["m1"]
+    assert recorded.filter == open_review(local, reviewer="x").spot_checks["m1"].filter == "model:M1"
