@@ -218,7 +218,8 @@ def test_a_datasets_spot_check_records_its_filter_as_typed_as_the_local_sample_d
     write_parquet(tmp_path / "lake" / "part-0.parquet", runs, extra=("model",))
     local = write_jsonl(tmp_path / "all.jsonl", runs)
     common = ("--view", "all", "--filter", "model:M1", "-n", "5", "--seed", "3", "--name", "m1", "--json")
-    code, out, err = run_cli(capsys, "sample", str(tmp_path / "lake"), *common, "-o", str(tmp_path / "S.jsonl"))
+    lake, out_file = str(tmp_path / "lake"), str(tmp_path / "S.jsonl")
+    code, out, err = run_cli(capsys, "sample", lake, *common, "-o", out_file)
     assert code == 0, err
     assert "matching 'model:M1'" in err
     code, local_out, err = run_cli(capsys, "sample", str(local), *common)
