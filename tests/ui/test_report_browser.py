@@ -5,7 +5,6 @@ run, and a phone's width without sideways scrolling."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,40 +13,18 @@ import pytest
 from ragdiag_tui.cli import main
 
 from ..core.report_files import HOSTILE, hostile_review, reviewed_demo
+from .chromium import chrome, require_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
-    pytest.skip(
-        f"needs Debian's chromium and chromium-driver ({CHROMIUM}, {CHROMEDRIVER}); "
-        "apt-get install chromium chromium-driver",
-        allow_module_level=True,
-    )
+require_chromium()
 
 from selenium import webdriver  # noqa: E402 - only once the browser is known to be there
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-
-FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,900",
-)
 
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}"):
-        options.add_argument(flag)
-    service = Service(executable_path=CHROMEDRIVER, log_output=str(tmp_path / "chromedriver.log"))
-    driver = webdriver.Chrome(options=options, service=service)
+    driver = chrome(tmp_path, "1280,900", options)
     try:
         driver.execute_cdp_cmd("Network.enable", {})
         driver.execute_cdp_cmd(

@@ -24,34 +24,16 @@ from typing import TypeVar
 
 import pytest
 
+from .chromium import chrome, require_chromium
 from .helpers import REVIEW_RUNS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
-    pytest.skip(
-        f"needs Debian's chromium and chromium-driver ({CHROMIUM}, {CHROMEDRIVER}); "
-        "apt-get install chromium chromium-driver",
-        allow_module_level=True,
-    )
+require_chromium()
 
 from selenium import webdriver  # noqa: E402 - only once the browser is known to be there
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 T = TypeVar("T")
 REVIEWER = "browser-test"
-CHROMIUM_FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,800",
-)
 # Keeps the text of every terminal frame the page receives, in window.terminalText.
 RECORD_TERMINAL = """
 window.terminalText = "";
@@ -151,12 +133,8 @@ def served(tmp_path: Path) -> Iterator[Served]:
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
     options.page_load_strategy = "eager"  # the page asks for a web font the closed network never sends
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}"):
-        options.add_argument(flag)
-    service = Service(executable_path=CHROMEDRIVER, log_output=str(tmp_path / "chromedriver.log"))
-    driver = webdriver.Chrome(options=options, service=service)
+    driver = chrome(tmp_path, "1280,800", options)
     try:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_TERMINAL})
         yield driver
