@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.geometry import Size
+from textual.widgets import Static
+
 from ragdiag_tui.core.runs.corpus import DocsSource
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.widgets.detail import detail_text, document_panel
+from ragdiag_tui.ui.widgets.detail.pane_text import PaneText
+from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
 
 from .helpers import loaded, screen_text, wait_until
 from .test_documents import lucky_run, write_docs, write_runs
@@ -132,3 +139,69 @@ async def test_t_reads_the_document_then_the_notes(tmp_path: Path) -> None:
         assert "see \\x1b[2J the cap" in screen_text(app)  # made safe
         await pilot.press("t")  # after the last: back
         await wait_until(pilot, lambda: app.screen is screen, "back to the review")
+
+
+async def test_a_label_beside_long_text_redraws_only_the_parts_it_changes(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The pane full of a long document and a long note: a label (which makes the lucky
+    answer's reason shorter, so the pane's content height changes) draws anew the parts
+    whose text changed, and neither the pane itself nor the parts that stayed."""
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    label_as(runs, "ann", {}, notes={0: long_text(NOTE_LINES, "remark")})
+    docs = write_docs(
+        tmp_path / "docs.jsonl", dict.fromkeys(("doc-cap", "doc-carry"), long_text(DOC_LINES, "clause"))
+    )
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        await show_the_long_document(pilot, screen)
+        detail = screen.detail
+        assert detail.max_scroll_y > 0  # the pane overflows: it scrolls
+        parts = {
+            wid: detail.query_one(f"#{wid}") for wid in ("run-fields", "run-document-text", "run-answer-text")
+        }
+        shown = {wid: part.content for wid, part in parts.items()}
+        pane_lines = []
+        real = RunDetail.render_line
+        monkeypatch.setattr(RunDetail, "render_line", lambda self, y: pane_lines.append(y) or real(self, y))
+        heights = {detail.virtual_size.height}
+        for key, label in (("n", False), ("y", True), ("n", False)):
+            await pilot.press(key)
+            await wait_until(pilot, lambda label=label: screen.review.label(0) is label, "the label")  # type: ignore[union-attr,misc]
+            await pilot.pause()
+            heights.add(detail.virtual_size.height)
+        assert len(heights) > 1, heights
+        assert "Five days." in screen_text(app)
+        assert pane_lines == []
+        assert all(part.content is shown[wid] for wid, part in parts.items())
+
+
+async def test_pane_text_is_as_tall_as_a_static_with_the_same_text() -> None:
+    texts = [
+        "",
+        "one line",
+        "a\nb\n",
+        "a line that is longer than the width and wraps at its words " * 3,
+        "short\n" + "x" * 130 + "\n\nlast",
+        "wide 漢字 characters 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字",
+        "trailing spaces          \n   lead",
+        "a\tb",
+    ]
+
+    class Both(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PaneText(id="pane")
+            yield Static(id="static", markup=False)
+
+    async with Both().run_test(size=(80, 20)) as pilot:
+        pane, static = pilot.app.query_one("#pane", PaneText), pilot.app.query_one("#static", Static)
+        for text in texts:
+            for content in (text, Content(text)):
+                pane.update(content)
+                static.update(content)
+                for width in (1, 2, 7, 10, 21, 40, 60):
+                    size = Size(width, 20)
+                    assert pane.get_content_height(size, size, width) == static.get_content_height(
+                        size, size, width
+                    ), (text, width)

@@ -24,8 +24,10 @@ from ..stages import STAGE_STYLE_CLASSES
 from .detail_text import multiline, muted, value_text
 from .document_panel import DocumentPanel, question_words
 from .id_lists import IdLists
+from .pane_text import PaneText
 from .run_heading import error_fields, heading, valid_heading
 from .run_labels import TEXT_FIELDS, fields_content, labels_content, notes_text
+from .steady_scroll import SteadyScroll
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
@@ -35,7 +37,7 @@ MIN_DOCUMENT_LINES = 5  # the document panel's fewest lines beside the run's IDs
 MAX_DOCUMENT_LINES = 20  # and its most, unless the pane is maximized
 
 
-class RunDetail(VerticalScroll, can_focus=True):
+class RunDetail(SteadyScroll, can_focus=True):
     """The detail pane of one run."""
 
     ALLOW_MAXIMIZE = True  # enter shows it full screen, for long answers on a small terminal
@@ -58,23 +60,23 @@ class RunDetail(VerticalScroll, can_focus=True):
     }
 
     def compose(self) -> ComposeResult:
-        yield Static(id="run-heading", markup=False)
-        yield Static(id="run-reason", markup=False)
+        yield PaneText(id="run-heading")
+        yield PaneText(id="run-reason")
         # Question and answer right under the reason: a reviewer judging a lucky answer
         # needs them first, and a run with thousands of IDs must not push them out of
         # reach. Each is a row, so long text wraps under itself.
         for name in TEXT_FIELDS:
             with Horizontal(id=f"run-{name}", classes="run-text"):
                 yield Static(name.capitalize(), classes="run-text-key", markup=False)
-                yield Static(id=f"run-{name}-text", classes="run-text-value", markup=False)
+                yield PaneText(id=f"run-{name}-text", classes="run-text-value")
         with Horizontal(id="run-ids"):
-            yield Static(id="run-required", markup=False)
-            yield Static(id="run-supplied", markup=False)
-        with VerticalScroll(id="run-document"):  # the highlighted ID's text (`,` and `.`)
-            yield Static(id="run-document-text", markup=False)
-        yield Static(id="run-baseline", markup=False)  # before and after, with `review --baseline`
-        yield Static(id="run-labels", markup=False)
-        yield Static(id="run-fields", markup=False)
+            yield PaneText(id="run-required")
+            yield PaneText(id="run-supplied")
+        with SteadyScroll(id="run-document"):  # the highlighted ID's text (`,` and `.`)
+            yield PaneText(id="run-document-text")
+        yield PaneText(id="run-baseline")  # before and after, with `review --baseline`
+        yield PaneText(id="run-labels")
+        yield PaneText(id="run-fields")
 
     def on_mount(self) -> None:
         self._shown: tuple[RunStore, Review | None, int | None] | None = None
@@ -112,7 +114,13 @@ class RunDetail(VerticalScroll, can_focus=True):
     def _set(self, widget_id: str, content: Content | str) -> None:
         if isinstance(content, str):
             content = Content(content)
-        self.query_one(f"#{widget_id}", Static).update(self._bake(content))
+        widget = self.query_one(f"#{widget_id}", Static)
+        baked = self._bake(content)
+        shown = widget.content
+        # A key changes a part or two of the pane: the others keep what they drew, with no
+        # layout or drawing again (most keys show the same run again).
+        if not (isinstance(shown, Content) and shown.is_same(baked)):
+            widget.update(baked)
 
     # -- the run shown ----------------------------------------------------------------
 
