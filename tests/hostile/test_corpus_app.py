@@ -29,6 +29,7 @@ from ..ui.helpers import (
     screen_text,
     settled,
     shown_soon,
+    wait_until,
 )
 from .corpus import FILE_ERROR_WORDS, FILES, GENERATED, Case, is_safe_for_terminal, ten_thousand_ids
 
@@ -149,7 +150,12 @@ async def test_clicking_an_action_id_runs_nothing(case: Case) -> None:
         screen = await settled(pilot)
         row = screen.store.ids.index("[@click=app.quit]x[/]")
         screen.table.cursor = screen.rows.index(row)
-        await pilot.pause(0)
+
+        # The detail shows the run a few messages after the cursor moves: wait for it to be drawn.
+        def both_drawn() -> bool:
+            return sum("[@click=app.quit]x" in line for line in screen_lines(app)) >= 2
+
+        await wait_until(pilot, both_drawn, "the run in the table and the detail heading")
         lines = screen_lines(app)
         clicked = 0
         for y, line in enumerate(lines):
