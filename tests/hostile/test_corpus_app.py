@@ -131,7 +131,12 @@ async def test_markup_ids_show_literally_in_table_detail_and_statistics(case: Ca
         ):
             row = store.ids.index(run_id)
             screen.table.cursor = screen.rows.index(row)
-            await pilot.pause(0)
+
+            # The detail shows the run a few messages after the cursor moves: wait for it to be drawn.
+            def shown(run_id: str = run_id) -> bool:
+                return run_id in detail_text(app) and run_id in screen_text(app)
+
+            await wait_until(pilot, shown, f"{run_id} in the detail")
             assert run_id in detail_text(screen.app)
             assert run_id in screen_text(app)
             assert not actions_on_screen(app)
