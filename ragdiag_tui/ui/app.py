@@ -42,8 +42,8 @@ class RagdiagApp(App[int]):
         self.typeahead = Typeahead(self)
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded:
-            self.typeahead.dispatched(event)
+        if isinstance(event, events.Key) and not event.is_forwarded and self.typeahead.dispatched(event):
+            return  # held behind the keys read before it
         await super().on_event(event)
 
     def on_key(self, event: events.Key) -> None:

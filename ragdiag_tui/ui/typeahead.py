@@ -39,9 +39,17 @@ class Typeahead:
         self.held: list[events.Key] = []
         self._waits = 0
 
-    def dispatched(self, event: events.Key) -> None:
-        """Called for every key as the app first reads it: remember where it is sent."""
+    def dispatched(self, event: events.Key) -> bool:
+        """Called for every key as the app first reads it: remember where it is sent.
+
+        True when keys read before it are still held: it is held behind them (sent now to a
+        box that took focus meanwhile, it would land before them), so the app must not send it.
+        """
+        if self.held:
+            self._hold(event)
+            return True
         setattr(event, _TARGET, self.app.focused)
+        return False
 
     def intercept(self, event: events.Key) -> bool:
         """Called when a key bubbles up to the app, before its bindings run.

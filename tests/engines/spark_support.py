@@ -75,6 +75,12 @@ def shared_session() -> Any:
     return _SESSION[0]
 
 
+ONE_SESSION = pytest.mark.xdist_group("spark-session")
+"""Marks the tests that use the shared session: under `--dist loadgroup` (the suite's addopts)
+they all run in one xdist worker, so the suite starts one JVM (about 7 s of two busy cores)
+instead of one per worker."""
+
+
 @pytest.fixture(scope="session")
 def spark() -> Any:
     return shared_session()

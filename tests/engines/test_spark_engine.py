@@ -18,11 +18,11 @@ from ragdiag_tui.engines.results import sample_key
 
 from ..core.conftest import seed_cases_path
 from .conftest import local_rows, local_stats, read_jsonl, same_rows, write_jsonl
-from .spark_support import SAMPLE_RUNS, spark
+from .spark_support import ONE_SESSION, SAMPLE_RUNS, spark
 
 __all__ = ["spark"]  # the shared session fixture
 
-pytestmark = pytest.mark.usefixtures("spark")
+pytestmark = [pytest.mark.usefixtures("spark"), ONE_SESSION]
 
 RAGAS_ARGS = ("--preset", "ragas", "--map", "id=meta.sample_id", "--map", "context=retrieval.chunks[].doc_id")
 RAGAS_NESTED = FieldMap.from_specs(["id=meta.sample_id", "context=retrieval.chunks[].doc_id"], preset="ragas")

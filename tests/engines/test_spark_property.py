@@ -21,7 +21,9 @@ from ragdiag_tui.core.runs.rule import InvalidRun, diagnose, stage_of
 from ragdiag_tui.engines.dataset import open_dataset
 from ragdiag_tui.engines.results import sample_key, stats_dict
 
-from .spark_support import shared_session
+from .spark_support import ONE_SESSION, shared_session
+
+pytestmark = ONE_SESSION
 
 ID = st.text(alphabet=["a", "B", "\uff21", "\U0001f600", "\U00010000", "\ue000", "\ud800"], max_size=2)
 ODD = st.one_of(

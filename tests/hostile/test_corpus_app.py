@@ -29,6 +29,7 @@ from ..ui.helpers import (
     screen_text,
     settled,
     shown_soon,
+    wait_until,
 )
 from .corpus import FILE_ERROR_WORDS, FILES, GENERATED, Case, is_safe_for_terminal, ten_thousand_ids
 
@@ -130,7 +131,12 @@ async def test_markup_ids_show_literally_in_table_detail_and_statistics(case: Ca
         ):
             row = store.ids.index(run_id)
             screen.table.cursor = screen.rows.index(row)
-            await pilot.pause(0)
+
+            # The detail shows the run a few messages after the cursor moves: wait for it to be drawn.
+            def shown(run_id: str = run_id) -> bool:
+                return run_id in detail_text(app) and run_id in screen_text(app)
+
+            await wait_until(pilot, shown, f"{run_id} in the detail")
             assert run_id in detail_text(screen.app)
             assert run_id in screen_text(app)
             assert not actions_on_screen(app)
@@ -149,7 +155,12 @@ async def test_clicking_an_action_id_runs_nothing(case: Case) -> None:
         screen = await settled(pilot)
         row = screen.store.ids.index("[@click=app.quit]x[/]")
         screen.table.cursor = screen.rows.index(row)
-        await pilot.pause(0)
+
+        # The detail shows the run a few messages after the cursor moves: wait for it to be drawn.
+        def both_drawn() -> bool:
+            return sum("[@click=app.quit]x" in line for line in screen_lines(app)) >= 2
+
+        await wait_until(pilot, both_drawn, "the run in the table and the detail heading")
         lines = screen_lines(app)
         clicked = 0
         for y, line in enumerate(lines):

@@ -10,6 +10,7 @@ wrong-password test.
 
 from __future__ import annotations
 
+import atexit
 import glob
 import os
 import pwd
@@ -62,7 +63,7 @@ class PgServer:
         self.running = False
 
     def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        command = [os.path.join(self.bin, args[0]), *args[1:]]
+        command = [os.path.join(self.bin, args[0]) if args[0] != "cp" else "cp", *args[1:]]
         if self.as_user:
             command = ["runuser", "-u", self.as_user, "--", *command]
         result = subprocess.run(command, capture_output=True, text=True, timeout=120)
@@ -75,6 +76,11 @@ class PgServer:
         return result
 
     def init(self) -> None:
+        """A new cluster in `data`: a copy of this process's freshly initialised one (initdb
+        costs a second; a copy, a tenth of that)."""
+        self._run("cp", "-a", _template(self), self.data)
+
+    def initdb(self) -> None:
         self._run("initdb", "-D", self.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync")
         with open(os.path.join(self.data, "pg_hba.conf"), "w") as hba:
             hba.write(f"local all {PASSWORD_ROLE} scram-sha-256\nlocal all all trust\n")
@@ -120,6 +126,19 @@ class PgServer:
 
     def create_password_role(self) -> None:
         self.sql(f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD '{PASSWORD}'")
+
+
+_TEMPLATES: list[PgServer] = []
+
+
+def _template(server: PgServer) -> str:
+    """The data folder of a cluster initialised once per process and never started, removed at exit."""
+    if not _TEMPLATES:
+        template = PgServer(fsync=server.fsync)
+        template.initdb()
+        _TEMPLATES.append(template)
+        atexit.register(template.destroy)
+    return _TEMPLATES[0].data
 
 
 def start_server(fsync: bool = False) -> PgServer:

@@ -3,14 +3,13 @@ how to wait for a load, and how to read what the app shows, through public API o
 
 from __future__ import annotations
 
-import html
-import re
-from collections import defaultdict
+import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.cells import cell_len
+from rich.console import Console
+from rich.segment import Segment
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -83,30 +82,22 @@ def detail_text(app: App[Any]) -> str:
     return "\n".join(str(static.visual) for static in detail.query("Static") if static.display)
 
 
-_TEXT = re.compile(
-    r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)"[^>]*-line-(\d+)\)">(.*?)</text>'
-)
-
-
 def screen_lines(app: App[Any]) -> list[str]:
     """Every line of the active screen as drawn now, as plain text.
 
-    Read from `App.export_screenshot`, the public way to get what the screen shows:
-    each `<text>` of the SVG is a run of characters at a cell position on a line.
+    The segments `App.export_screenshot` draws its SVG from (the same full update of the
+    screen's compositor, over the same screen stack), cut into lines as its SVG is; without
+    the SVG, which costs three times the drawing (tests/ui/test_helpers.py compares the two).
     """
-    lines: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for x, length, line, escaped in _TEXT.findall(app.export_screenshot()):
-        text = html.unescape(escaped).replace("\xa0", " ")
-        cell_width = float(length) / len(text)
-        lines[int(line)].append((round(float(x) / cell_width), text))
-    height = app.size.height
-    out = []
-    for y in range(height):
-        drawn = ""
-        for column, text in sorted(lines.get(y, ())):
-            drawn += " " * max(0, column - cell_len(drawn)) + text
-        out.append(drawn.rstrip())
-    return out
+    width, height = app.size
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console = Console(width=width, height=height, file=io.StringIO(), legacy_windows=False, safe_box=False)
+    segments = Segment.filter_control(console.render(update))
+    lines = ["".join(text for text, _style, _control in line) for line in Segment.split_and_crop_lines(
+        segments, length=width
+    )]  # fmt: skip
+    lines += [""] * (height - len(lines))
+    return [line.replace("\xa0", " ").rstrip() for line in lines[:height]]
 
 
 def screen_text(app: App[Any]) -> str:

@@ -1,0 +1,52 @@
+"""Held keys keep their order: a key read while earlier ones wait for a box is held behind them.
+
+Seen in the pseudo-terminal test `c`, `nyc y n`, ctrl+s: the note dialog's box took focus
+while the first keys were held, the last keys read went straight into it, and the note
+was saved as "nnyc y" (the held keys landed after them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+
+from ragdiag_tui.ui.typeahead import Typeahead
+
+
+class FakeApp:
+    """What Typeahead uses of the app: the focus, refresh callbacks and posted messages."""
+
+    def __init__(self) -> None:
+        self.focused: Any = "table"
+        self.callbacks: list[Any] = []
+        self.posted: list[events.Key] = []
+
+    def call_after_refresh(self, callback: Any) -> bool:
+        self.callbacks.append(callback)
+        return True
+
+    def post_message(self, message: events.Key) -> bool:
+        self.posted.append(message)
+        return True
+
+    def refresh(self) -> None:
+        callbacks, self.callbacks = self.callbacks, []
+        for callback in callbacks:
+            callback()
+
+
+def test_a_key_read_while_others_are_held_is_held_behind_them() -> None:
+    app = FakeApp()
+    typeahead = Typeahead(app)  # type: ignore[arg-type]
+    first = events.Key("n", "n")
+    assert not typeahead.dispatched(first)  # sent to the table
+    app.focused = None  # `c` opened the note dialog, still mounting
+    assert typeahead.intercept(first)  # held until the dialog focuses its box
+    app.focused = "note box"
+    second = events.Key("space", " ")
+    assert typeahead.dispatched(second)  # read now: not sent to the box ahead of `n`
+    app.refresh()
+    assert [key.key for key in app.posted] == ["n", "space"]
+    again = [events.Key(key.key, key.character) for key in app.posted]
+    assert not any(typeahead.dispatched(key) for key in again)  # delivered in order now
