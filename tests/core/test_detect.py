@@ -32,3 +32,20 @@ def test_a_10mb_string_is_one_token_and_the_value_ends_after_it() -> None:
     assert detect.value_end(text, 0) == len(text) - len(" trailing")
     assert detect.value_end('["a\\', 0) is None  # an escape cut by the end of the text
     assert detect.value_end('"a\\"b", 1', 0) == 6  # the escaped quote does not end the string
+
+
+def test_one_line_cut_short_and_nothing_after_is_json_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A document spans lines; a lone unclosed line is a JSON Lines line cut short, and its
+    error is that line's own (`{not json`: a property name was expected, not any value)."""
+    from ragdiag_tui.core.runs.loading import read_runs
+
+    for text in ("{not json\n", '{"id": "a", "required": ["d1"'):
+        path = tmp_path / "one.jsonl"
+        path.write_text(text, encoding="utf-8")
+        with open(path, "rb") as handle:
+            assert detect.detect(handle, str(path), None)[0] == "lines"
+    (error,) = read_runs(tmp_path / "one.jsonl")
+    assert error.line == 1 and error.kind == "invalid-json"
+    path.write_text("{not json\n", encoding="utf-8")
+    (error,) = read_runs(path)
+    assert "Expecting property name" in error.reason

@@ -13,7 +13,8 @@ told apart by brackets and strings alone (a broken line has the shape of a line)
 2. The first value runs on past its line: a pretty-printed document, or JSON Lines
    whose first line is cut short. Of the next few non-blank lines, JSON Lines has
    mostly whole objects, one per line; a pretty-printed document has openers,
-   keys, and elements followed by commas. The majority decides.
+   keys, and elements followed by commas. The majority decides. With no line after
+   it, the file is one JSON Lines line cut short (a document spans lines).
 
 A file that ends its lines with a bare carriage return (old Mac line ends) is
 refused with that reason when it would be JSON Lines: a bare CR inside a line is
@@ -118,6 +119,8 @@ def detect(handle: Any, name: str, field_map: FieldMap | None) -> tuple[str, byt
             following.append(line.decode("utf-8", "replace"))
     whole = sum(map(is_whole_object_line, following))
     if end is None:  # the first value runs past its line
+        if not following:  # and nothing follows: one JSON Lines line cut short, not a document
+            return "lines", head
         return ("lines" if whole > len(following) - whole else "document"), head
     if following and whole > len(following) - whole:
         return "lines", head
