@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.common.text import plural
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, record_spot_check, warn_unmapped
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
@@ -83,7 +84,7 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
 def run_dataset_diagnose(args: argparse.Namespace) -> int:
     def diagnose(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         summary = engine.diagnose(dataset, args.field_map, out, **options)
-        err(f"{dataset.root} ({len(dataset.files)} files): {summary.summary()}; written to {out}")
+        err(f"{dataset.root} ({_files(dataset)}): {summary.summary()}; written to {out}")
         return EXIT_INVALID if summary.invalid else EXIT_OK
 
     return _with_engine(args, diagnose)
@@ -95,7 +96,7 @@ def run_dataset_stats(args: argparse.Namespace) -> int:
         if args.json:
             print(dumps(result))
         else:
-            print(_stats_tables(result, f"{dataset.root} ({len(dataset.files)} {dataset.format} files)"))
+            print(_stats_tables(result, f"{dataset.root} ({_files(dataset, dataset.format)})"))
         overall = result["all"] if "group_by" in result else result
         return EXIT_INVALID if overall["invalid_lines"] else EXIT_OK
 
@@ -156,6 +157,12 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
         return _record_sample(args, summary, where)
 
     return _with_engine(args, sample)
+
+
+def _files(dataset: Any, kind: str = "") -> str:
+    """`4 parquet files`, `1 file`."""
+    count = len(dataset.files)
+    return " ".join(filter(None, (str(count), kind, plural(count, "file", "files"))))
 
 
 def _typed(filter_text: str | None) -> str:

@@ -184,3 +184,14 @@ def test_the_export_dialog_and_the_cli_read_a_format_from_the_same_extensions() 
     for name, fmt in (("x.csv", "csv"), ("x.JSON", "json"), ("x.parquet", "parquet"), ("x.jsonl", "jsonl")):
         assert named_by(name) == fmt == export.format_for_path(name)
     assert named_by("x.txt") is None and export.format_for_path("x.txt") == "jsonl"
+
+
+def test_the_diagnose_summary_says_one_run_and_one_invalid_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text('{"id": "a", "required": ["d"], "context": ["d"], "correct": true}\n{broken\n', "utf-8")
+    assert main(["diagnose", str(path)]) == 1
+    said = capsys.readouterr().err
+    assert "1 run: " in said and "0 lucky answers; 1 invalid line" in said, said
+    assert "1 runs" not in said and "1 invalid lines" not in said

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..common.text import visible
+from ..common.text import plural, visible
 from ..runs.metrics import MetricMeans
 from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED
 from ..runs.stages import RULE_STAGE_NAMES
@@ -70,9 +70,10 @@ class Stats:
     def summary(self) -> str:
         """One line for stderr."""
         parts = [f"{self.stages.get(stage, 0)} {stage}" for stage in STAGE_ORDER]
-        return (
-            f"{self.runs} runs: {', '.join(parts)}; {self.lucky} lucky answers; {self.invalid} invalid lines"
-        )
+        runs = f"{self.runs} {plural(self.runs, 'run', 'runs')}"
+        lucky = f"{self.lucky} {plural(self.lucky, 'lucky answer', 'lucky answers')}"
+        invalid = f"{self.invalid} {plural(self.invalid, 'invalid line', 'invalid lines')}"
+        return f"{runs}: {', '.join(parts)}; {lucky}; {invalid}"
 
 
 def review_stats(review: Review) -> Stats:
