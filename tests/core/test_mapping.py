@@ -416,7 +416,7 @@ def test_diagnose_with_maps(capsys: pytest.CaptureFixture[str], nested: Path) ->
             "detail": "field 'retrieval.hits[].doc' (mapped to context): item 0 is number, expected a string",
         },
     ]
-    assert "1 lucky answers" in err
+    assert "1 lucky answer;" in err  # one, not "1 lucky answers"
 
 
 def test_stats_with_a_preset(capsys: pytest.CaptureFixture[str]) -> None:

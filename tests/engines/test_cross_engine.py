@@ -16,7 +16,9 @@ from ragdiag_tui.cli import main
 from ragdiag_tui.engines.results import parse_filters
 
 from .conftest import dataset, local_stats, write_parquet
-from .spark_support import shared_session
+from .spark_support import ONE_SESSION, shared_session
+
+pytestmark = ONE_SESSION  # Spark's shared session: one xdist worker starts it
 
 duckdb_engine = pytest.importorskip("ragdiag_tui.engines.duckdb")
 
