@@ -93,6 +93,19 @@ async def test_detail_lists_every_reviewers_label_tags_note_and_time(team_path: 
         assert "note: reads fine to me" in text
 
 
+async def test_an_adjudication_note_of_several_lines_says_note_once(team_path: Path) -> None:
+    app = create_app(team_path, reviewer="cy")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert screen.review is not None
+        screen.review.adjudicate(GEN, True, "first line\nsecond line")
+        table(pilot).cursor = GEN
+        await pilot.pause()
+        text = detail_text(pilot.app)
+        assert "note: first line" in text and "note: second line" not in text
+        assert "      second line" in text  # under the first line's text
+
+
 async def test_J_asks_first_and_journals_the_final_label_as_an_adjudication(team_path: Path) -> None:
     app = create_app(team_path, reviewer="cy")
     async with app.run_test(size=SIZE) as pilot:

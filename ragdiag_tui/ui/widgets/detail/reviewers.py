@@ -109,10 +109,12 @@ def reviewers_block(review: Review, row: int) -> Content:
             (label_word(adjudication.label), _c("reviewer")),
             (f"  by {visible(adjudication.reviewer)}, {when(adjudication.at)}", _c("muted")),
         )
-        note = [Content.assemble(("note: ", _c("key")), line) for line in _lines(adjudication.note)]
-        block = Content.assemble(
-            block, _field("Adjudicated", [verdict, *(note if adjudication.note else [])])
-        )
+        note: list[Content] = []
+        if adjudication.note:
+            first, *rest = _lines(adjudication.note)  # "note:" once, the rest under its text
+            note = [Content.assemble(("note: ", _c("key")), first)]
+            note.extend(Content("      " + line) for line in rest)
+        block = Content.assemble(block, _field("Adjudicated", [verdict, *note]))
     return block
 
 
