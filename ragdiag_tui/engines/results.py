@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..core.analysis.estimate import auto_size
 from ..core.analysis.filtering import TERM, FieldTerm, term_parts
+from ..core.analysis.sampling import SampleError
 from ..core.analysis.sampling import sample_key as sample_key  # one definition, the core's
 from ..core.analysis.stats import Stats
 from ..core.common.jsonutil import field_text
@@ -43,6 +45,23 @@ def in_view(view: str, stage: str | None, label: Any) -> bool:
     if view == "lucky":
         return stage == "retrieval" and label is True
     return stage == view
+
+
+MANY_RUNS = 1 << 62
+"""A population no dataset reaches: `draw_size(n, MANY_RUNS, margin)` is the most a draw keeps."""
+
+
+def check_draw(view: str, n: int | str) -> None:
+    """Raise SampleError for a view a dataset has not or a size that is not 0 or more / "auto"."""
+    if view not in DATASET_VIEWS:
+        raise SampleError(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {view}")
+    if n != "auto" and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
+        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+
+
+def draw_size(n: int | str, population: int, margin: float) -> int:
+    """How many runs a draw of `n` (or "auto" with `margin`) takes from `population` runs."""
+    return auto_size(population, margin) if n == "auto" else min(int(n), population)
 
 
 class EngineError(RuntimeError):

@@ -227,3 +227,15 @@ def test_a_datasets_spot_check_records_its_filter_as_typed_as_the_local_sample_d
     assert json.loads(out)["ids"] == json.loads(local_out)["ids"]  # M1 matches m1, any case
     recorded = open_review(tmp_path / "S.jsonl", reviewer="x").spot_checks["m1"]
     assert recorded.filter == open_review(local, reviewer="x").spot_checks["m1"].filter == "model:M1"
+
+
+@pytest.mark.parametrize(("view", "n"), [("reviewed", 5), ("lucky", -1), ("lucky", True), ("lucky", "many")])
+def test_a_view_or_size_a_dataset_cannot_draw_is_refused_before_reading(
+    tmp_path: Path, view: str, n: Any
+) -> None:
+    from ragdiag_tui.core.analysis.sampling import SampleError
+
+    ds = dataset(write_jsonl(tmp_path / "d" / "a.jsonl", make_runs(6)).parent)
+    with pytest.raises(SampleError):
+        engine.sample(ds, None, view=view, filters=[], n=n, seed=1, out=tmp_path / "S.jsonl")
+    assert not (tmp_path / "S.jsonl").exists()

@@ -19,14 +19,23 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ...core.analysis.estimate import auto_size
 from ...core.analysis.filtering import FieldTerm, exact_texts
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
 from ...core.runs.parquet_runs import plain_row
 from ..dataset import Dataset
 from ..records import file_id
-from ..results import SEPARATOR, Filter, SampleSummary, field_terms, in_view, sample_key
+from ..results import (
+    MANY_RUNS,
+    SEPARATOR,
+    Filter,
+    SampleSummary,
+    check_draw,
+    draw_size,
+    field_terms,
+    in_view,
+    sample_key,
+)
 from .connect import connect
 from .pyrows import PyRun, loose, read_runs
 from .schema import FieldSql, literal, plan
@@ -43,10 +52,6 @@ def _view_sql(view: str) -> str:
     if view == "lucky":
         return "stage = 'retrieval' AND label"
     return f"stage = {literal(view)}"
-
-
-def _size(n: int | str, population: int, margin: float) -> int:
-    return auto_size(population, margin) if n == "auto" else min(int(n), population)
 
 
 @dataclass
@@ -72,7 +77,7 @@ class _Draw:
     @property
     def cap(self) -> int:
         """Never more than this many runs are drawn, whatever the population."""
-        return _size(self.n, 1 << 62, self.margin)
+        return draw_size(self.n, MANY_RUNS, self.margin)
 
     def chosen(self, run: PyRun) -> bool:
         values = run.values
@@ -111,6 +116,7 @@ def sample(
     seed: int,
     out: Path,
 ) -> SampleSummary:
+    check_draw(view, n)
     draw = _Draw(view, field_terms(filters), n, margin, seed)
     plans = (
         plan(ds.files, mapping, draw.fields, filtering=True)
@@ -128,7 +134,7 @@ def sample(
         with connect() as con:
             candidates += _sql_candidates(con, ds, groups, draw)
     candidates.sort()
-    drawn = candidates[: _size(n, draw.population, margin)]
+    drawn = candidates[: draw_size(n, draw.population, margin)]
     with open(out, "wb") as handle:
         for _, _, _, run_id, payload in drawn:
             handle.write(_run_line(payload, run_id, mapping) + b"\n")
@@ -175,7 +181,7 @@ def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Pat
     counts = [con.execute(_COUNT.format(keyed=keyed)).fetchall()[0] for keyed in queries]
     draw.population += sum(population for population, _ in counts)
     draw.invalid += sum(invalid for _, invalid in counts)
-    size = _size(draw.n, draw.population, draw.margin)
+    size = draw_size(draw.n, draw.population, draw.margin)
     return [item for keyed in queries for item in _smallest(con, keyed, None, size)]
 
 

@@ -20,15 +20,23 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...core.analysis.estimate import auto_size
-from ...core.analysis.sampling import SampleError
 from ...core.analysis.stats import TOP_MISSED
 from ...core.common.atomic import open_output
 from ...core.runs.mapping import FieldMap
 from ...core.runs.stages import RULE_STAGE_NAMES
 from ..dataset import Dataset
 from ..output import write_diagnoses
-from ..results import DATASET_VIEWS, DiagnoseSummary, Filter, SampleSummary, Tally, field_terms, grouped
+from ..results import (
+    MANY_RUNS,
+    DiagnoseSummary,
+    Filter,
+    SampleSummary,
+    Tally,
+    check_draw,
+    draw_size,
+    field_terms,
+    grouped,
+)
 from .batches import (
     DIAGNOSIS_SCHEMA,
     PARTIAL_SCHEMA,
@@ -44,9 +52,6 @@ from .batches import (
 )
 from .session import DEFAULT_MASTER, spark_session
 from .verdicts import INVALID
-
-MANY_RUNS = 1 << 62
-"""A population larger than any dataset: `auto_size` of it bounds the size `-n auto` draws."""
 
 
 def _tasks(spark: Any, ds: Dataset) -> Any:
@@ -171,14 +176,11 @@ def sample(
     """The n runs of the population with the smallest keys (see `results.sample_key`), in
     key order, ties by (file, line), written with every field to `out` as JSON Lines."""
     terms = field_terms(filters)
-    if view not in DATASET_VIEWS:
-        raise SampleError(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {view}")
-    if n != "auto" and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
-        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+    check_draw(view, n)
     from pyspark.sql import functions as F
 
     # Each task keeps as many candidates as the sample can hold: n, or the most `auto` draws.
-    keep = auto_size(MANY_RUNS, margin) if n == "auto" else int(n)
+    keep = draw_size(n, MANY_RUNS, margin)
     with spark_session(master, len(ds.files)) as spark:
         task = functools.partial(
             sample_batches, field_map=mapping, view=view, filters=terms, seed=seed, keep=keep
@@ -187,7 +189,7 @@ def sample(
         try:
             population, invalid = rows.agg(F.sum("population"), F.sum("invalid")).first()
             population, invalid = population or 0, invalid or 0
-            size = auto_size(population, margin) if n == "auto" else min(int(n), population)
+            size = draw_size(n, population, margin)
             drawable = rows.where(F.col("key").isNotNull()).orderBy("key", "file", "line")
             drawn = drawable.limit(size).collect() if size else []
         finally:
