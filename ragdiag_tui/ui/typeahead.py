@@ -71,6 +71,10 @@ class Typeahead:
         self._resend(event)  # focus moved on before this key's turn: it belongs to the new focus
         return True
 
+    def hold(self, event: events.Key) -> None:
+        """Hold a key until something (else) has focus, then send it there, in order."""
+        self._hold(event)
+
     def _hold(self, event: events.Key) -> None:
         event.prevent_default()
         event.stop()

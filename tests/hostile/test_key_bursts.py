@@ -90,3 +90,14 @@ def test_a_burst_after_c_goes_into_the_note(terminal: Terminal, tmp_path: Path) 
     assert entries[0]["run"] == "run-0"
     assert entries[0]["note"] == "nyc y n"
     assert entries[0]["label"] is None
+
+
+def test_keys_typed_after_ctrl_s_reach_the_run_not_the_note(terminal: Terminal, tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    terminal.press(b"cnote" + CTRL_S + b"y")  # save the note, then label the run: one write
+    terminal.wait_for(lambda: len(journal_lines(path)) >= 2)
+    entries = journal_lines(path)
+    assert [(entry["run"], entry["note"], entry["label"]) for entry in entries] == [
+        ("run-0", "note", None),
+        ("run-0", "note", True),
+    ], entries

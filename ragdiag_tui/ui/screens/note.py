@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -26,6 +26,27 @@ EDIT_LINES = 1_000
 """A note of more lines than this is replaced, not edited in place."""
 EDIT_CHARS = 50_000
 """A note of more characters than this is replaced, not edited in place."""
+
+
+class NoteArea(TextArea):
+    """The note's text area. ctrl+s saves here, in the order the keys were typed: left to
+    bubble up to the dialog's binding, it would be handled after the keys typed behind it,
+    which the area would take as text ("note" ctrl+s "y" saved as "notey"). A key that
+    comes after the save is held (`Typeahead`) until the screen below has focus."""
+
+    saved = False
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.saved:
+            self.app.typeahead.hold(event)  # type: ignore[attr-defined]
+            return
+        if event.key == "ctrl+s":
+            event.prevent_default()
+            event.stop()
+            self.saved = True
+            self.screen.action_save()  # type: ignore[attr-defined]
+            return
+        await super()._on_key(event)
 
 
 def too_long_to_edit(note: str) -> bool:
@@ -68,7 +89,7 @@ class NoteDialog(ModalScreen[str | None]):
             if replace:
                 yield Static(long_note_notice(self.note), id="note-too-long", markup=False)
             text = "" if replace else self.note
-            yield TextArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
+            yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Static("ctrl+s saves · escape cancels", classes="dialog-hint", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", variant="primary", id="save")
