@@ -1,6 +1,6 @@
 """Time the review app in a real (pseudo-)terminal, as a person sees it.
 
-    python benchmarks/bench_terminal.py [--sizes 1000000] [--repeat 3] [--size 160x48]
+    python benchmarks/bench_terminal.py [--sizes 1000000] [--repeat 3] [--size 160x48] [--one-process]
 
 For each run file (from make_runs.py, cached under benchmarks/data/) it starts
 `python -m ragdiag_tui FILE` in a pseudo-terminal, reads everything the app draws
@@ -11,8 +11,12 @@ moment the command starts:
 - loaded: the summary shows the full count, `reviewed 0/N` (every run in, diagnosed,
   the journal replayed, filtering ready);
 - first/loop and loaded/loop: each over the baseline below, measured in the same run;
-- app CPU: the CPU time the app used from start to exit (it quits at once when loaded):
-  less swayed than wall time when other work shares the machine.
+- app CPU: the CPU time the app used from start to exit (it quits at once when loaded),
+  the process that reads a big file's second part included (`split_read`): less swayed
+  than wall time when other work shares the machine.
+
+With `--one-process`, each run also times the app with that second process off
+(`RAGDIAG_SPLIT_READ=0`), in turn with the default, and prints it on a line of its own.
 
 In the same run, as the baseline, it times the bare msgspec decode-and-diagnose loop
 (`baselines.msgspec_loop`) on the same file and prints the ratio. Medians of
@@ -50,9 +54,12 @@ def first_id(path: Path) -> str:
     return run.get("id") or "1"
 
 
-def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float, float, float]:
+def in_terminal(
+    path: Path, runs: int, columns: int, lines: int, one_process: bool = False
+) -> tuple[float, float, float]:
     """(seconds to the first screenful, seconds to the full count, CPU seconds the app
-    used from start to exit) of the app in a pty."""
+    used from start to exit, its reading process included) of the app in a pty;
+    `one_process`: the whole file read by the app's own process (`split_read` off)."""
     import fcntl
     import pty
     import termios
@@ -68,6 +75,8 @@ def in_terminal(path: Path, runs: int, columns: int, lines: int) -> tuple[float,
     if pid == 0:  # the child becomes the app
         try:
             os.environ["TERM"] = "xterm-256color"
+            if one_process:
+                os.environ["RAGDIAG_SPLIT_READ"] = "0"
             os.execv(sys.executable, [sys.executable, "-m", "ragdiag_tui", str(path), "--reviewer", "bench"])
         finally:
             os._exit(127)
@@ -130,6 +139,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--size", default="160x48", help="terminal COLUMNSxLINES")
+    parser.add_argument(
+        "--one-process",
+        action="store_true",
+        help="also time the app reading the whole file in its own process (RAGDIAG_SPLIT_READ=0)",
+    )
     args = parser.parse_args()
     columns, lines = map(int, args.size.split("x"))
     compile_package()
@@ -138,35 +152,41 @@ def main() -> None:
         f"{'runs':>9}  {'first screen s':>15}{'loaded s':>10}{'msgspec loop s':>16}{'first/loop':>12}"
         f"{'loaded/loop':>13}{'app CPU s':>11}"
     )
+    modes = [False, True] if args.one_process else [False]
     for n in args.sizes:
         path = run_file(n)
-        firsts, fulls, loops, cpus = [], [], [], []
+        loops: list[float] = []
+        found: dict[bool, tuple[list[float], list[float], list[float]]] = {m: ([], [], []) for m in modes}
         folder = Path(tempfile.mkdtemp())
         try:
             out = folder / "out.jsonl"
             for _ in range(args.repeat):
                 body = f"import baselines; baselines.msgspec_loop({str(path)!r}, {str(out)!r})"
                 loops.append(measure(body)[0])
-                copy = folder / path.name
-                try:
-                    os.link(path, copy)
-                except OSError:
-                    shutil.copy(path, copy)
-                first, full, cpu = in_terminal(copy, n, columns, lines)
-                firsts.append(first)
-                fulls.append(full)
-                cpus.append(cpu)
-                for leftover in folder.iterdir():  # the copy and its journal: each run starts fresh
-                    leftover.unlink()
+                for mode in modes:  # in turn, so each sees the machine as the other does
+                    copy = folder / path.name
+                    try:
+                        os.link(path, copy)
+                    except OSError:
+                        shutil.copy(path, copy)
+                    figures = in_terminal(copy, n, columns, lines, mode)
+                    for into, figure in zip(found[mode], figures, strict=True):
+                        into.append(figure)
+                    for leftover in folder.iterdir():  # the copy and its journal: each run starts fresh
+                        leftover.unlink()
         finally:
             shutil.rmtree(folder)
-        first, full, loop, cpu = (statistics.median(x) for x in (firsts, fulls, loops, cpus))
-        print(
-            f"{n:>9}  {first:>15.2f}{full:>10.2f}{loop:>16.2f}{first / loop:>11.2f}x"
-            f"{full / loop:>12.2f}x{cpu:>11.2f}"
-        )
-        runs = ", ".join(f"{f:.2f}" for f in fulls)
-        print(f"{'':>9}  loaded in each run: {runs} s")
+        loop = statistics.median(loops)
+        for mode in modes:
+            firsts, fulls, cpus = found[mode]
+            first, full, cpu = (statistics.median(x) for x in (firsts, fulls, cpus))
+            label = f"{n:>9}" if mode is False else f"{'1 process':>9}"
+            print(
+                f"{label}  {first:>15.2f}{full:>10.2f}{loop:>16.2f}{first / loop:>11.2f}x"
+                f"{full / loop:>12.2f}x{cpu:>11.2f}"
+            )
+            runs = ", ".join(f"{f:.2f}" for f in fulls)
+            print(f"{'':>9}  loaded in each run: {runs} s")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from ..common.jsonutil import DECODER, decode_exact, dumps
-from . import csv_runs, parquet_runs
+from . import csv_runs, parquet_runs, split_read
 from .detect import FileError, detect, value_end
 from .mapping import FieldMap
 from .rule import InvalidRun, as_diagnosis, outcome
@@ -445,13 +445,16 @@ def read_runs(
     field_map: FieldMap | None = None,
     *,
     sink: RunSink | None = None,
+    split: bool = False,
 ) -> Iterator[Record]:
     """Every record of the run file, in file order.
 
     `field_map` says where the run fields are when the file uses other names. With a
     `sink`, each valid run goes to `sink.add_run` as it is read and only the
     `LoadError`s are yielded: the consumer puts each where it belongs before the
-    next run arrives, so the sink still sees the file in order.
+    next run arrives, so the sink still sees the file in order. With `split` and a
+    sink that can take them (a `SplitHost`), a big JSON Lines file's second part is
+    read by a second process (`split_read`).
     Raises FileError (before yielding anything) when the file cannot be read at all.
     """
     name = os.fspath(path)
@@ -469,7 +472,15 @@ def read_runs(
             text = head + handle.read()
             yield from _read_document(text, name, progress, total, builder)
         else:
-            yield from _read_lines(handle, head, progress, total, builder)
+            part = None
+            if split and sink is not None and builder.field_map is None:
+                cut = split_read.cut_for(handle.fileno(), total, handle.tell())
+                part = split_read.Part(name, cut) if cut is not None else None
+            try:
+                yield from _read_lines(handle, head, progress, total, builder, part)
+            finally:
+                if part is not None:
+                    part.close()
 
 
 def _read_csv(
@@ -511,18 +522,27 @@ def _read_parquet(
             yield record
 
 
-def line_chunks(handle: Any, head: bytes) -> Iterator[tuple[list[bytes], int]]:
+def line_chunks(handle: Any, head: bytes, limit: int | None = None) -> Iterator[tuple[list[bytes], int]]:
     """The lines of JSON Lines text (`head`, then the rest of `handle`), a chunk at a time,
-    split at `\n` (a `\r` kept): (the chunk's whole lines, the bytes read for it; 0 at the end)."""
+    split at `\n` (a `\r` kept): (the chunk's whole lines, the bytes read for it; 0 at the end).
+
+    With a `limit`, reading stops at that byte of the file: the file's first part, which
+    must end just after a line end (`split_read`); no empty last line is made up there.
+    """
     pending = head
+    left = None if limit is None else limit - handle.tell()
     while True:
-        chunk = handle.read(CHUNK_SIZE)
+        chunk = handle.read(CHUNK_SIZE if left is None else min(CHUNK_SIZE, left))
         data = pending + chunk
         if chunk:
+            if left is not None:
+                left -= len(chunk)
             cut = data.rfind(b"\n") + 1
             pending = data[cut:]
             lines = data[:cut].split(b"\n")
             lines.pop()  # the empty piece after the last newline
+        elif left is not None and not data:
+            return
         else:
             lines = data.split(b"\n")
         yield lines, len(chunk)
@@ -536,20 +556,35 @@ def _read_lines(
     progress: Progress | None,
     total: int,
     builder: RecordBuilder,
+    part: split_read.Part | None = None,
 ) -> Iterator[Record]:
     """JSON Lines, read in chunks split at newlines: the hot loop of a big file.
 
-    Blank lines are recognised only after the fast decoder balks at them.
+    Blank lines are recognised only after the fast decoder balks at them. With a
+    `part`, a child process reads the file from `part.cut` on (`split_read`) and this
+    reads up to there, then takes the child's rows, or reads on itself if it must.
     """
     done = len(head)
     line = 0
-    for lines, size in line_chunks(handle, head):
+    for lines, size in line_chunks(handle, head, None if part is None else part.cut):
         yield from builder.from_lines(lines, line)
         line += len(lines)
+        if part is not None:
+            part.begin()  # once the first chunk, and so the first screenful, is in
+            part.poll()
         if size:
             done += size
             if progress is not None:
-                progress(done, total)
+                progress(done + (part.done if part is not None else 0), total)
+    if part is not None:
+        host: split_read.SplitSink = builder.sink  # type: ignore[assignment]
+        if not split_read.join(part, host, builder.first_seen, line, builder.position):
+            for lines, size in line_chunks(handle, b""):
+                yield from builder.from_lines(lines, line)
+                line += len(lines)
+                done += size
+                if size and progress is not None:
+                    progress(done, total)
     if progress is not None:
         progress(total, total)
 

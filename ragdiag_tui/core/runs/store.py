@@ -159,8 +159,21 @@ class RunStore:
 
     def _read(self, progress: Progress | None) -> None:
         add_error = self.add_error
-        for error in read_runs(self.path, progress, self.field_map, sink=self):
+        for error in read_runs(self.path, progress, self.field_map, sink=self, split=True):
             add_error(error)
+
+    def absorb(self, columns: dict[str, Any], read_text: Callable[[bytearray, int], bool]) -> bool:
+        """Append the rows another process read (`split_read`): `columns` as `columns_of`
+        gives them, the runs' text from `read_text`. False, the store as it was, if the
+        text does not all come."""
+        return absorb_columns(self, columns, read_text)
+
+    def still_wanted(self) -> bool:
+        """Asked while waiting for another process's rows: stops the loading, as a row
+        would, if `announce` says so."""
+        if self._announce is not None:
+            self._told(len(self))
+        return True
 
     def _add_records(self, records: Iterable[Record]) -> None:
         for record in records:
@@ -352,3 +365,33 @@ def store_means(store: RunStore) -> MetricMeans:
     if store._means is None or store._means[0] != len(store):
         store._means = (len(store), metric_means(store.recall, store.precision))
     return store._means[1]
+
+
+COLUMNS = ("ids", "lines", "stage", "file_label", "n_required", "n_context", "questions", "search_text")
+"""The columns of every row, appended in order by `absorb_columns`."""
+
+
+def columns_of(store: RunStore) -> dict[str, Any]:
+    """A store's rows as plain columns, for another store to `absorb` (`split_child`):
+    the per-row maps keyed by row, the runs' text apart (`text`), its run ends in `offsets`."""
+    columns: dict[str, Any] = {name: getattr(store, name) for name in COLUMNS}
+    columns.update(missing=store.missing, errors=store.errors, expected=store.expected)
+    columns.update(offsets=store._offsets, text=store._blob, text_size=len(store._blob))
+    return columns
+
+
+def absorb_columns(
+    store: RunStore, columns: dict[str, Any], read_text: Callable[[bytearray, int], bool]
+) -> bool:
+    """Append `columns` (from `columns_of`) to `store` as its last rows; see `RunStore.absorb`."""
+    blob, base = store._blob, len(store)
+    text_start = len(blob)
+    if not read_text(blob, columns["text_size"]):
+        del blob[text_start:]
+        return False
+    for name in COLUMNS:
+        getattr(store, name).extend(columns[name])
+    for name in ("missing", "errors", "expected"):
+        getattr(store, name).update({base + row: value for row, value in columns[name].items()})
+    store._offsets.extend([text_start + end for end in columns["offsets"][1:]])
+    return True

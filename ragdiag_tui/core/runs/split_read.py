@@ -1,0 +1,263 @@
+"""A big JSON Lines file read by two processes: the second part by a child.
+
+A million runs take seconds to read, nearly all of it decoding runs and applying the
+rule one by one, in one thread. On a machine with a second core, the reader hands
+the file's second part to a child process (`split_child`), which reads it into a
+store of its own and sends the columns back through a pipe, while this process
+reads the first part as before; the child's columns are then appended to the store.
+
+The store must be exactly what one process reading the whole file would make. The
+child numbers lines and records as the whole file does (it counts the first part's
+lines, and those not blank, itself), so its errors, its "first seen on line N" and
+the names of runs without an id read the same; both counts are checked against this
+process's own when the parts meet, and so is every id of the second part against
+those of the first (a repeated id is the later one's error). On any mismatch or
+failure (the child cannot start, dies, or sends less than it should), this process
+reads the second part itself, as it always did.
+
+Frames on the child's standard output: `p` and the bytes read so far (8 bytes,
+little-endian), now and then; then `r`, the length of a pickle of the columns and the
+pickle, the length of the columns of strings in MessagePack (`STRINGS`, a list of
+lists: much faster to write than a pickle) and those, and the runs' text
+(`text_size` bytes, as it is).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import struct
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import msgspec
+
+SPLIT_MIN = 64 * 2**20
+"""Bytes a file must have for a second process to be worth its start (about 0.15 s)."""
+
+CHILD_SHARE = 0.5
+"""The part of the file's bytes the child reads: the end of the file from there."""
+
+LINE_END_SEARCH = 1 << 20
+"""Bytes searched for a line end after the cut; a longer line there: no split."""
+
+WAIT_STEP = 0.25  # seconds between asking `keep_going` while waiting for the child
+SWITCH = "RAGDIAG_SPLIT_READ"  # "0" in the environment: read every file in one process
+
+_SIZE = struct.Struct("<Q")
+STRINGS = ("ids", "questions", "search_text")  # the columns of strings, sent as MessagePack
+_Strings = tuple[list[str], list[str], list[str]]
+
+
+class SplitSink(Protocol):
+    """A sink that can take the child's rows (`RunStore`); `still_wanted` is asked now
+    and then while waiting for them (it may raise to stop the whole reading; False
+    gives up the child and this process reads the second part itself)."""
+
+    def absorb(self, columns: dict[str, Any], read_text: Callable[[bytearray, int], bool]) -> bool: ...
+
+    def still_wanted(self) -> bool: ...
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def cut_for(fd: int, total: int, start: int) -> int | None:
+    """Where the child's part begins: just after the first line end past the share,
+    or None when the file is too small, the machine has one core, or it is switched off."""
+    if total < SPLIT_MIN or os.environ.get(SWITCH) == "0" or cores() < 2 or not hasattr(os, "readv"):
+        return None
+    at = max(int(total * (1 - CHILD_SHARE)), start)
+    found = os.pread(fd, LINE_END_SEARCH, at).find(b"\n")
+    if found < 0 or at + found + 1 >= total:
+        return None
+    return at + found + 1
+
+
+def child_command(path: str, cut: int) -> list[str]:
+    """The command of the child that reads `path` from byte `cut` on."""
+    return [sys.executable, "-m", f"{__package__}.split_child", path, str(cut)]
+
+
+class Part:
+    """The file's part from byte `cut` to its end, read by a child process once `begin`
+    starts it (after the first screenful: its start would slow that down)."""
+
+    def __init__(self, path: str, cut: int) -> None:
+        self.path = path
+        self.cut = cut
+        self.done = 0  # bytes the child says it has read
+        self.process: subprocess.Popen[bytes] | None = None
+        self._fd = -1
+        self._pending = bytearray()
+        self._eof = False
+
+    def begin(self) -> None:
+        """Start the child (once); if it cannot start, this process reads the part."""
+        if self._fd >= 0 or self._eof:
+            return
+        try:
+            self._fd = self._open()
+        except OSError:
+            self._eof = True
+            return
+        os.set_blocking(self._fd, False)
+
+    def _open(self) -> int:
+        """Start the child; the end of its output this process reads."""
+        self.process = subprocess.Popen(
+            child_command(self.path, self.cut),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        return self.process.stdout.fileno()  # type: ignore[union-attr]
+
+    # -- reading the pipe ---------------------------------------------------
+
+    def _fill(self) -> bool:
+        """Read what the pipe holds now; False once it is closed (or was never open)."""
+        if self._fd < 0:
+            self._eof = True
+            return False
+        try:
+            data = os.read(self._fd, 1 << 20)
+        except BlockingIOError:
+            return True
+        if not data:
+            self._eof = True
+            return False
+        self._pending += data
+        return True
+
+    def poll(self) -> None:
+        """Take in the child's progress so far, without waiting."""
+        while self._fill() and self._progress_frames():
+            pass
+
+    def _progress_frames(self) -> bool:
+        """Consume whole progress frames; True if any was taken."""
+        pending, taken = self._pending, 0
+        while len(pending) - taken >= 9 and pending[taken] == ord("p"):
+            (self.done,) = _SIZE.unpack_from(pending, taken + 1)
+            taken += 9
+        del pending[:taken]
+        return taken > 0
+
+    def _read_exactly(self, size: int, keep_going: Callable[[], bool]) -> bytes | None:
+        while len(self._pending) < size:
+            if self._eof or not self._wait(keep_going):
+                return None
+        data = bytes(self._pending[:size])
+        del self._pending[:size]
+        return data
+
+    def _wait(self, keep_going: Callable[[], bool]) -> bool:
+        """Wait for more of the pipe; False if it closed or `keep_going` says stop."""
+        while True:
+            ready, _, _ = select.select([self._fd], [], [], WAIT_STEP)
+            if ready:
+                return self._fill()
+            if not keep_going():
+                return False
+
+    # -- the result ---------------------------------------------------------
+
+    def columns(self, keep_going: Callable[[], bool]) -> dict[str, Any] | None:
+        """The child's columns once it is done; None on any failure."""
+        while True:
+            self._progress_frames()
+            head = self._read_exactly(1, keep_going)
+            if head is None:
+                return None
+            if head == b"p":
+                self._pending[:0] = head
+                if self._read_exactly(9, keep_going) is None:
+                    return None
+                continue
+            if head != b"r":
+                return None
+            body, strings = self._sized(keep_going), self._sized(keep_going)
+            if body is None or strings is None:
+                return None
+            try:
+                columns = pickle.loads(body)  # our own child's columns, through our own pipe: never a file
+                columns.update(zip(STRINGS, msgspec.msgpack.decode(strings, type=_Strings), strict=True))
+            except Exception:  # torn or foreign: read the part here instead
+                return None
+            return columns
+
+    def _sized(self, keep_going: Callable[[], bool]) -> bytes | None:
+        """A length (8 bytes), then that many bytes."""
+        size = self._read_exactly(8, keep_going)
+        return self._read_exactly(_SIZE.unpack(size)[0], keep_going) if size else None
+
+    def read_text(self, into: bytearray, size: int) -> bool:
+        """Append the `size` bytes of the runs' text the child sends after its columns;
+        False if the pipe closed before all of it came (`into` then holds part of it)."""
+        start = len(into)
+        taken = min(size, len(self._pending))
+        into += self._pending[:taken]
+        del self._pending[:taken]
+        into.extend(bytes(size - taken))
+        view = memoryview(into)[start + taken :]
+        os.set_blocking(self._fd, True)
+        try:
+            while view:
+                count = os.readv(self._fd, [view])
+                if count == 0:
+                    return False
+                view = view[count:]
+        except OSError:
+            return False
+        finally:
+            view.release()
+        return True
+
+    def close(self) -> None:
+        """Stop the child if it still runs, and reap it."""
+        if self._fd < 0:
+            return
+        process, fd, self._fd = self.process, self._fd, -1
+        if process is None:
+            os.close(fd)
+            return
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        process.stdout.close()  # type: ignore[union-attr]
+
+
+def join(part: Part, sink: SplitSink, seen: dict[str, int], line: int, position: int) -> bool:
+    """Append the child's rows to `sink` after the first part (`line` lines, `position`
+    records, ids `seen`); False, with nothing appended, when this process must read the
+    second part itself."""
+    try:
+        columns = part.columns(sink.still_wanted)
+        if columns is None or (columns["first_line"], columns["first_position"]) != (line, position):
+            return False
+        if not seen.keys().isdisjoint(columns["ids"]) or not seen.keys().isdisjoint(columns["registered"]):
+            return False  # an id of the first part again: the child took it for a first sighting
+        return sink.absorb(columns, part.read_text)
+    finally:
+        part.close()
+
+
+__all__ = [
+    "CHILD_SHARE",
+    "SPLIT_MIN",
+    "SWITCH",
+    "Part",
+    "SplitSink",
+    "child_command",
+    "cores",
+    "cut_for",
+    "join",
+]
