@@ -34,7 +34,6 @@ import json
 import os
 import re
 import stat
-from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +41,7 @@ from typing import Any
 import msgspec
 
 from ..common.jsonutil import decode
+from .corpus_index import DocIndex
 from .corpus_json import CorpusChanged, array_documents, array_region, check_utf8
 from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
@@ -155,11 +155,7 @@ class DocStore:
         self.skipped = 0
         self.id_source = id_source
         self.text_source = text_source
-        self._row_of: dict[str, int] = {}
-        self._starts = array("Q")
-        self._ends = array("Q")
-        self._lines = array("I")
-        self._positions = array("I")  # JSON: each document's place in the array
+        self._places = DocIndex()
         self._texts: dict[str, Any] = {}  # JSON read whole: the parsed documents
         self._header: list[str] = []
         self._id_column = 0
@@ -189,21 +185,21 @@ class DocStore:
         except DocsError:
             store.close()
             raise
-        if not store._row_of and not store._texts:
+        if not store._places and not store._texts:
             store.close()
             detail = f" ({store.warnings[0]})" if store.warnings else ""
             raise DocsError(f"{name}: no document with an id{detail}")
         return store
 
     def __len__(self) -> int:
-        return len(self._row_of) or len(self._texts)
+        return len(self._places) or len(self._texts)
 
     def __iter__(self) -> Iterator[str]:
         """The ids of the documents, in the file's order."""
-        return iter(self._row_of or self._texts)
+        return iter(self._places if self._places else self._texts)
 
     def __contains__(self, doc_id: object) -> bool:
-        return doc_id in self._row_of or doc_id in self._texts
+        return doc_id in self._places or doc_id in self._texts
 
     def close(self) -> None:
         if self._fd is not None:
@@ -223,14 +219,9 @@ class DocStore:
             what = "no" if doc_id is _NOTHING else f"a {json_type_name(doc_id)} for its"
             self._warn(line, f"skipped ({what} '{self.id_source}' id; ids are strings)")
             return
-        if doc_id in self._row_of:
-            first = self._lines[self._row_of[doc_id]]
+        if not self._places.add(doc_id, start, end, line):
+            first = self._places.line(self._places.row(doc_id))  # type: ignore[arg-type]
             self._warn(line, f"skipped (id {doc_id!r} already on line {first})")
-            return
-        self._row_of[doc_id] = len(self._starts)
-        self._starts.append(start)
-        self._ends.append(end)
-        self._lines.append(line)
 
     def _index(self, handle: io.BufferedReader) -> None:
         head = handle.read(4096)
@@ -324,20 +315,17 @@ class DocStore:
             del data
             return self._load_json_whole(text, lines_too)
         del data
-        row_of, starts, ends, lines = self._row_of, self._starts, self._ends, self._lines
-        position = 0
+        index = self._places
         try:
             for spans in array_documents(handle, *region, self._ids_of):
+                if index.add_run(*spans):
+                    continue
                 for doc_id, start, end, line in zip(*spans, strict=True):
-                    position += 1
-                    if isinstance(doc_id, str) and doc_id not in row_of:
-                        row_of[doc_id] = len(starts)
-                        starts.append(start)
-                        ends.append(end)
-                        lines.append(line)
-                        self._positions.append(position)
-                    elif isinstance(doc_id, str):
-                        first = self._positions[row_of[doc_id]]
+                    if isinstance(doc_id, str) and index.add(doc_id, start, end, line):
+                        continue
+                    position = index.skip()
+                    if isinstance(doc_id, str):
+                        first = index.position(index.row(doc_id))  # type: ignore[arg-type]
                         self._warn(position, f"skipped (id {doc_id!r} already document {first})", "document")
                     else:
                         self._warn(position, "skipped (no string id)", "document")
@@ -390,17 +378,17 @@ class DocStore:
             if obj is None:
                 return DocText(doc_id, None, "", f"not in {self.path}")
             return self._text_of(doc_id, obj, "")
-        row = self._row_of.get(doc_id)
+        row = self._places.row(doc_id)
         if row is None:
             return DocText(doc_id, None, "", f"not in {self.path}")
         if self._fd is None:
             return DocText(doc_id, None, "", f"{self.path} is closed")
-        where = f", line {self._lines[row]}"
-        if self._positions:
-            where = f", document {self._positions[row]} (line {self._lines[row]})"
-        size = self._ends[row] - self._starts[row]
+        start, size, line = self._places.place(row)
+        where = f", line {line}"
+        if self.format == "json":
+            where = f", document {self._places.position(row)} (line {line})"
         try:
-            data = os.pread(self._fd, size, self._starts[row])
+            data = os.pread(self._fd, size, start)
             text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError, MemoryError) as exc:
             return DocText(doc_id, None, "", f"{self.path}{where}: cannot read ({exc})")
