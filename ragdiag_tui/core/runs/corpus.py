@@ -36,13 +36,24 @@ import re
 import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
+from itertools import accumulate
 from typing import Any
 
 import msgspec
 
 from ..common.jsonutil import decode
 from .corpus_index import DocIndex
-from .corpus_json import CorpusChanged, array_documents, array_region, check_utf8
+from .corpus_json import (
+    ID_LIST,
+    PIECE,
+    CorpusChanged,
+    IdOnly,
+    array_documents,
+    array_region,
+    check_utf8,
+    line_ids,
+)
 from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
@@ -119,11 +130,6 @@ def parse_docs_map(specs: Sequence[str]) -> dict[str, str]:
     return mapping
 
 
-class _IdOnly(msgspec.Struct):
-    id: Any = None
-
-
-_ID_LIST = msgspec.json.Decoder(list[_IdOnly])
 _ANY = msgspec.json.Decoder()
 
 
@@ -143,6 +149,23 @@ def read_source(obj: Any, source: str) -> Any:
             return _NOTHING
         value = value[key]
     return value
+
+
+def ids_in_piece(piece: bytes, elements: list[msgspec.Raw], id_source: str = "id") -> list[Any]:
+    """The ids of a piece of a JSON corpus's array (`corpus_json.IdsOf`) at `id_source`; None
+    for an element that is not an object."""
+    if id_source == "id":
+        try:
+            return [document.id for document in ID_LIST.decode(piece)]
+        except msgspec.ValidationError:  # an element that is not an object: one by one
+            pass
+    found: list[Any] = []
+    for raw in elements:
+        try:
+            found.append(read_source(_ANY.decode(raw), id_source))
+        except (msgspec.DecodeError, RecursionError):
+            found.append(None)
+    return found
 
 
 class DocStore:
@@ -242,11 +265,25 @@ class DocStore:
         self._index_jsonl(handle)
 
     def _index_jsonl(self, handle: io.BufferedReader) -> None:
+        """Index JSON Lines a piece at a time: at once when every line of the piece is one object
+        with a new string id (`line_ids`, `DocIndex.add_run`), else line by line."""
+        offset = number = 0
+        while lines := handle.readlines(PIECE):
+            ends = list(accumulate(map(len, lines), initial=offset))
+            rows = range(number + 1, number + 1 + len(lines))
+            ids = None
+            if self.id_source == "id" and not (offset == 0 and lines[0].strip().startswith(codecs.BOM_UTF8)):
+                ids = line_ids(lines)
+            if ids is None or not self._places.add_run(ids, ends[:-1], ends[1:], rows):
+                self._index_lines(lines, number, offset)
+            offset, number = ends[-1], number + len(lines)
+
+    def _index_lines(self, lines: list[bytes], before: int, offset: int) -> None:
+        """Index JSON Lines one by one (`before` lines and `offset` bytes before them)."""
         fast = self.id_source == "id"
-        decode_id = msgspec.json.Decoder(_IdOnly).decode
+        decode_id = msgspec.json.Decoder(IdOnly).decode
         decode_any = msgspec.json.Decoder().decode
-        offset = 0
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(lines, start=before + 1):
             start, offset = offset, offset + len(raw)
             body = raw.strip()
             if number == 1 and body.startswith(b"\xef\xbb\xbf"):
@@ -317,7 +354,7 @@ class DocStore:
         del data
         index = self._places
         try:
-            for spans in array_documents(handle, *region, self._ids_of):
+            for spans in array_documents(handle, *region, partial(ids_in_piece, id_source=self.id_source)):
                 if index.add_run(*spans):
                     continue
                 for doc_id, start, end, line in zip(*spans, strict=True):
@@ -332,22 +369,6 @@ class DocStore:
         except CorpusChanged as exc:
             raise DocsError(f"{self.path}: {exc}") from None
         return True
-
-    def _ids_of(self, piece: bytes, elements: list[msgspec.Raw]) -> list[Any]:
-        """The ids of a piece of a JSON corpus's array (`corpus_json.IdsOf`); None for an
-        element that is not an object."""
-        if self.id_source == "id":
-            try:
-                return [document.id for document in _ID_LIST.decode(piece)]
-            except msgspec.ValidationError:  # an element that is not an object: one by one
-                pass
-        found: list[Any] = []
-        for raw in elements:
-            try:
-                found.append(read_source(_ANY.decode(raw), self.id_source))
-            except (msgspec.DecodeError, RecursionError):
-                found.append(None)
-        return found
 
     def _load_json_whole(self, text: str, lines_too: bool) -> bool:
         """A JSON corpus msgspec cannot read (not JSON, `NaN`, a lone surrogate escape, nested

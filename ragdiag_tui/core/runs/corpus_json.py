@@ -39,6 +39,17 @@ IdsOf = Callable[[bytes, list[msgspec.Raw]], Iterable[Any]]
 _SPACE = b" \t\r\n"
 
 
+class IdOnly(msgspec.Struct, gc=False):
+    """A document read for its `id` alone (None when it has none). Decoded JSON holds no
+    cycle, so a run of them is not tracked by the garbage collector (nor collected for)."""
+
+    id: Any = None
+
+
+ID_LIST = msgspec.json.Decoder(list[IdOnly])
+"""Reads an array of documents for their ids."""
+
+
 class CorpusChanged(Exception):
     """The file no longer holds the array `array_region` found (rewritten while read)."""
 
@@ -94,6 +105,24 @@ def array_documents(
         shift = repeat(base - 1)  # from the piece (which opens with `[`) to the file
         ids = list(ids_of(piece, elements))
         yield Spans(ids, list(map(add, starts, shift)), list(map(add, ends, shift)), lines)
+
+
+def line_ids(lines: list[bytes]) -> list[Any] | None:
+    """The `id` of each of a run of JSON Lines, read at once (as one array of the lines): None
+    unless every line is exactly one JSON object (a blank line, one that is not JSON, or one that
+    a neighbour completes is read line by line instead)."""
+    bodies = list(map(bytes.strip, lines))
+    if not all(bodies):
+        return None
+    joined = b"".join((b"[", b",".join(bodies), b"]"))
+    try:
+        elements = _ELEMENTS.decode(joined)
+        documents = ID_LIST.decode(joined)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    if list(map(len, elements)) != list(map(len, bodies)):  # an element spanning lines
+        return None
+    return [document.id for document in documents]
 
 
 def _even_spans(piece: bytes, elements: list[msgspec.Raw]) -> tuple[list[int], list[int]] | None:
