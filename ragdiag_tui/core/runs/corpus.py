@@ -238,6 +238,7 @@ class DocStore:
             self.warnings.append(f"{self.path}, {unit} {line}: {message}")
 
     def _add(self, doc_id: Any, start: int, end: int, line: int) -> None:
+        """Index a document, or say why it is skipped: no string id, or one already indexed."""
         if not isinstance(doc_id, str):
             what = "no" if doc_id is _NOTHING else f"a {json_type_name(doc_id)} for its"
             self._warn(line, f"skipped ({what} '{self.id_source}' id; ids are strings)")
@@ -265,24 +266,38 @@ class DocStore:
         self._index_jsonl(handle)
 
     def _index_jsonl(self, handle: io.BufferedReader) -> None:
-        """Index JSON Lines a piece at a time: at once when every line of the piece is one object
-        with a new string id (`line_ids`, `DocIndex.add_run`), else line by line."""
+        """Index JSON Lines a piece at a time, in runs read at once when ids are read at `id`."""
         offset = number = 0
         while lines := handle.readlines(PIECE):
             ends = list(accumulate(map(len, lines), initial=offset))
-            rows = range(number + 1, number + 1 + len(lines))
-            ids = None
-            if self.id_source == "id" and not (offset == 0 and lines[0].strip().startswith(codecs.BOM_UTF8)):
-                ids = line_ids(lines)
-            if ids is None or not self._places.add_run(ids, ends[:-1], ends[1:], rows):
+            if self.id_source == "id":
+                self._index_runs(lines, ends, number)
+            else:
                 self._index_lines(lines, number, offset)
             offset, number = ends[-1], number + len(lines)
+
+    def _index_runs(self, lines: list[bytes], ends: list[int], before: int) -> None:
+        """Index a piece of JSON Lines (`ends`: where each line starts, then where the last ends;
+        `before`: the lines before it) in runs read at once (`line_ids`, `DocIndex.add_run`), each
+        up to a line that is no object (blank, not JSON, ...); that line, and a run with an id
+        that is no string or not new, are read line by line."""
+        rest, done = iter(lines), 0
+        while done < len(lines):
+            ids = line_ids(rest)
+            end = done + len(ids)
+            numbers = range(before + done + 1, before + end + 1)
+            if ids and not self._places.add_run(ids, ends[done:end], ends[done + 1 : end + 1], numbers):
+                self._index_lines(lines[done:end], before + done, ends[done])
+            if end < len(lines):
+                self._index_lines(lines[end : end + 1], before + end, ends[end])
+            done = end + 1
 
     def _index_lines(self, lines: list[bytes], before: int, offset: int) -> None:
         """Index JSON Lines one by one (`before` lines and `offset` bytes before them)."""
         fast = self.id_source == "id"
         decode_id = msgspec.json.Decoder(IdOnly).decode
         decode_any = msgspec.json.Decoder().decode
+        add = self._places.add
         for number, raw in enumerate(lines, start=before + 1):
             start, offset = offset, offset + len(raw)
             body = raw.strip()
@@ -301,7 +316,8 @@ class DocStore:
                 continue
             if fast and doc_id is None and b'"id"' not in body:
                 doc_id = _NOTHING
-            self._add(doc_id, start, offset, number)
+            if not (isinstance(doc_id, str) and add(doc_id, start, offset, number)):
+                self._add(doc_id, start, offset, number)  # says why not
 
     def _index_csv(self, handle: io.BufferedReader) -> None:
         allow_long_fields()
@@ -424,17 +440,7 @@ class DocStore:
         """The document indexed at this place, read back: None when the place no longer
         holds one document (the file changed), a string saying why it cannot be read."""
         if self.format == "csv":
-            rows = csv.reader(io.StringIO(text, newline=""), delimiter=self._delimiter, strict=True)
-            try:
-                fields, more = next(rows, []), next(rows, None)
-            except csv.Error:
-                return None
-            if more is not None:
-                return None
-            obj: dict[str, Any] = {}
-            for column, cell in zip(self._header, fields, strict=False):
-                obj.setdefault(column, cell)  # a column named twice: the first, as indexed
-            return obj
+            return _csv_row_back(text, self._header, self._delimiter)
         try:
             obj = decode(text)
         except RecursionError:
@@ -491,6 +497,22 @@ class _CsvLines:
         """Go back to the line after the first line of the row just read (line `line`)."""
         self.handle.seek(self.first_end)
         self.offset, self.number = self.first_end, line
+
+
+def _csv_row_back(text: str, header: list[str], delimiter: str) -> dict[str, Any] | None:
+    """A CSV corpus's row read back as a document (column: cell), or None when `text` is no
+    longer one row (the file changed)."""
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        fields, more = next(rows, []), next(rows, None)
+    except csv.Error:
+        return None
+    if more is not None:
+        return None
+    obj: dict[str, Any] = {}
+    for column, cell in zip(header, fields, strict=False):
+        obj.setdefault(column, cell)  # a column named twice: the first, as indexed
+    return obj
 
 
 def _csv_problem(message: str, line: int) -> str:

@@ -13,6 +13,7 @@ says None), which words the error or reads such a corpus whole.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -48,6 +49,7 @@ class IdOnly(msgspec.Struct, gc=False):
 
 ID_LIST = msgspec.json.Decoder(list[IdOnly])
 """Reads an array of documents for their ids."""
+_ID_ONLY = msgspec.json.Decoder(IdOnly)
 
 
 class CorpusChanged(Exception):
@@ -107,21 +109,12 @@ def array_documents(
         yield Spans(ids, list(map(add, starts, shift)), list(map(add, ends, shift)), lines)
 
 
-def line_ids(lines: list[bytes]) -> list[Any] | None:
-    """The `id` of each of a run of JSON Lines, read at once (as one array of the lines): None
-    unless every line is exactly one JSON object (a blank line, one that is not JSON, or one that
-    a neighbour completes is read line by line instead)."""
-    bodies = list(map(bytes.strip, lines))
-    if not all(bodies):
-        return None
-    joined = b"".join((b"[", b",".join(bodies), b"]"))
-    try:
-        elements = _ELEMENTS.decode(joined)
-        documents = ID_LIST.decode(joined)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None
-    if list(map(len, elements)) != list(map(len, bodies)):  # an element spanning lines
-        return None
+def line_ids(lines: Iterator[bytes]) -> list[Any]:
+    """The `id` of each next line, each line read on its own without a step of Python, up to the
+    first that is no JSON object (blank, not JSON, ...), which is taken from `lines` too."""
+    documents: list[IdOnly] = []
+    with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        documents.extend(map(_ID_ONLY.decode, lines))  # those before the failing line are kept
     return [document.id for document in documents]
 
 
