@@ -335,6 +335,7 @@ class DocStore:
             if source not in self._header:
                 raise DocsError(f"{self.path}: no column '{source}' (columns: {', '.join(self._header)})")
         self._id_column = self._header.index(self.id_source)
+        add = self._places.add
         while True:
             lines.row_start = start = lines.offset
             line, lines.bad = lines.number + 1, ""
@@ -353,7 +354,8 @@ class DocStore:
             if row:
                 at = self._id_column
                 doc_id = row[at] if at < len(row) and row[at] else _NOTHING
-                self._add(doc_id, start, lines.offset, line)
+                if not (doc_id is not _NOTHING and add(doc_id, start, lines.offset, line)):
+                    self._add(doc_id, start, lines.offset, line)  # says why not
 
     def _load_json(self, handle: io.BufferedReader, lines_too: bool = False) -> bool:
         """Index a JSON corpus in a stream (`corpus_json`), or, when msgspec cannot read it,

@@ -43,6 +43,7 @@ class DocIndex:
     def __init__(self) -> None:
         self._block_of: dict[str, int] = {}
         self._blocks: list[int] = []  # the shared int objects: self._blocks[n] is n
+        # (those of the rows indexed, and of a run being indexed)
         self._rows = 0
         # Per chunk of CHUNK rows:
         self._ids: list[list[str]] = []
@@ -93,12 +94,9 @@ class DocIndex:
         if doc_id in self._block_of:
             return False
         row = self._rows
-        if not row % CHUNK:
-            self._new_chunk()
-        block = row >> BLOCK_BITS
-        if block == len(self._blocks):
-            self._blocks.append(block)
-        self._block_of[doc_id] = self._blocks[block]
+        if not row % BLOCK:
+            self._new_block(row)
+        self._block_of[doc_id] = self._blocks[-1]
         self._rows = row + 1
         self._ids[-1].append(doc_id)
         self._lines[-1].append(line)
@@ -130,6 +128,7 @@ class DocIndex:
         deque(map(self._block_of.setdefault, ids, blocks), maxlen=0)  # one look-up per id
         if len(self._block_of) - before < len(ids):
             self._forget(ids, first)
+            del self._blocks[(first + BLOCK - 1) >> BLOCK_BITS :]  # those of the rows so far
             return False
         lengths = list(map(sub, ends, starts))
         done = 0
@@ -144,6 +143,12 @@ class DocIndex:
             self._rows += end - done
             done = end
         return True
+
+    def _new_block(self, row: int) -> None:
+        """Start the block of rows from `row` (and a chunk, when it starts one)."""
+        self._blocks.append(row >> BLOCK_BITS)
+        if not row % CHUNK:
+            self._new_chunk()
 
     def _new_chunk(self) -> None:
         self._ids.append([])
