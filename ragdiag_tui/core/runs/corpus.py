@@ -46,9 +46,9 @@ from ..common.jsonutil import decode
 from .corpus_index import DocIndex
 from .corpus_json import (
     ID_LIST,
+    ID_ONLY,
     PIECE,
     CorpusChanged,
-    IdOnly,
     array_documents,
     array_region,
     check_utf8,
@@ -295,9 +295,7 @@ class DocStore:
     def _index_lines(self, lines: list[bytes], before: int, offset: int) -> None:
         """Index JSON Lines one by one (`before` lines and `offset` bytes before them)."""
         fast = self.id_source == "id"
-        decode_id = msgspec.json.Decoder(IdOnly).decode
-        decode_any = msgspec.json.Decoder().decode
-        add = self._places.add
+        decode_id, decode_any, add = ID_ONLY.decode, _ANY.decode, self._places.add
         for number, raw in enumerate(lines, start=before + 1):
             start, offset = offset, offset + len(raw)
             body = raw.strip()

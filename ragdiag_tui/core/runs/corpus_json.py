@@ -47,9 +47,10 @@ class IdOnly(msgspec.Struct, gc=False):
     id: Any = None
 
 
+ID_ONLY = msgspec.json.Decoder(IdOnly)
+"""Reads a document for its id."""
 ID_LIST = msgspec.json.Decoder(list[IdOnly])
 """Reads an array of documents for their ids."""
-_ID_ONLY = msgspec.json.Decoder(IdOnly)
 
 
 class CorpusChanged(Exception):
@@ -114,7 +115,7 @@ def line_ids(lines: Iterator[bytes]) -> list[Any]:
     first that is no JSON object (blank, not JSON, ...), which is taken from `lines` too."""
     documents: list[IdOnly] = []
     with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        documents.extend(map(_ID_ONLY.decode, lines))  # those before the failing line are kept
+        documents.extend(map(ID_ONLY.decode, lines))  # those before the failing line are kept
     return [document.id for document in documents]
 
 
