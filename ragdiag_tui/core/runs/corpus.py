@@ -34,15 +34,26 @@ import json
 import os
 import re
 import stat
-from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
+from itertools import accumulate
 from typing import Any
 
 import msgspec
 
 from ..common.jsonutil import decode
-from .corpus_json import CorpusChanged, array_documents, array_region, check_utf8
+from .corpus_index import DocIndex
+from .corpus_json import (
+    ID_LIST,
+    ID_ONLY,
+    PIECE,
+    CorpusChanged,
+    array_documents,
+    array_region,
+    check_utf8,
+    line_ids,
+)
 from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
@@ -119,11 +130,6 @@ def parse_docs_map(specs: Sequence[str]) -> dict[str, str]:
     return mapping
 
 
-class _IdOnly(msgspec.Struct):
-    id: Any = None
-
-
-_ID_LIST = msgspec.json.Decoder(list[_IdOnly])
 _ANY = msgspec.json.Decoder()
 
 
@@ -145,6 +151,23 @@ def read_source(obj: Any, source: str) -> Any:
     return value
 
 
+def ids_in_piece(piece: bytes, elements: list[msgspec.Raw], id_source: str = "id") -> list[Any]:
+    """The ids of a piece of a JSON corpus's array (`corpus_json.IdsOf`) at `id_source`; None
+    for an element that is not an object."""
+    if id_source == "id":
+        try:
+            return [document.id for document in ID_LIST.decode(piece)]
+        except msgspec.ValidationError:  # an element that is not an object: one by one
+            pass
+    found: list[Any] = []
+    for raw in elements:
+        try:
+            found.append(read_source(_ANY.decode(raw), id_source))
+        except (msgspec.DecodeError, RecursionError):
+            found.append(None)
+    return found
+
+
 class DocStore:
     """A corpus of document texts, indexed by id. Open with `DocStore.open(path)`."""
 
@@ -155,11 +178,7 @@ class DocStore:
         self.skipped = 0
         self.id_source = id_source
         self.text_source = text_source
-        self._row_of: dict[str, int] = {}
-        self._starts = array("Q")
-        self._ends = array("Q")
-        self._lines = array("I")
-        self._positions = array("I")  # JSON: each document's place in the array
+        self._places = DocIndex()
         self._texts: dict[str, Any] = {}  # JSON read whole: the parsed documents
         self._header: list[str] = []
         self._id_column = 0
@@ -189,21 +208,21 @@ class DocStore:
         except DocsError:
             store.close()
             raise
-        if not store._row_of and not store._texts:
+        if not store._places and not store._texts:
             store.close()
             detail = f" ({store.warnings[0]})" if store.warnings else ""
             raise DocsError(f"{name}: no document with an id{detail}")
         return store
 
     def __len__(self) -> int:
-        return len(self._row_of) or len(self._texts)
+        return len(self._places) or len(self._texts)
 
     def __iter__(self) -> Iterator[str]:
         """The ids of the documents, in the file's order."""
-        return iter(self._row_of or self._texts)
+        return iter(self._places if self._places else self._texts)
 
     def __contains__(self, doc_id: object) -> bool:
-        return doc_id in self._row_of or doc_id in self._texts
+        return doc_id in self._places or doc_id in self._texts
 
     def close(self) -> None:
         if self._fd is not None:
@@ -219,18 +238,14 @@ class DocStore:
             self.warnings.append(f"{self.path}, {unit} {line}: {message}")
 
     def _add(self, doc_id: Any, start: int, end: int, line: int) -> None:
+        """Index a document, or say why it is skipped: no string id, or one already indexed."""
         if not isinstance(doc_id, str):
             what = "no" if doc_id is _NOTHING else f"a {json_type_name(doc_id)} for its"
             self._warn(line, f"skipped ({what} '{self.id_source}' id; ids are strings)")
             return
-        if doc_id in self._row_of:
-            first = self._lines[self._row_of[doc_id]]
+        if not self._places.add(doc_id, start, end, line):
+            first = self._places.line(self._places.row(doc_id))  # type: ignore[arg-type]
             self._warn(line, f"skipped (id {doc_id!r} already on line {first})")
-            return
-        self._row_of[doc_id] = len(self._starts)
-        self._starts.append(start)
-        self._ends.append(end)
-        self._lines.append(line)
 
     def _index(self, handle: io.BufferedReader) -> None:
         head = handle.read(4096)
@@ -251,11 +266,37 @@ class DocStore:
         self._index_jsonl(handle)
 
     def _index_jsonl(self, handle: io.BufferedReader) -> None:
+        """Index JSON Lines a piece at a time, in runs read at once when ids are read at `id`."""
+        offset = number = 0
+        while lines := handle.readlines(PIECE):
+            ends = list(accumulate(map(len, lines), initial=offset))
+            if self.id_source == "id":
+                self._index_runs(lines, ends, number)
+            else:
+                self._index_lines(lines, number, offset)
+            offset, number = ends[-1], number + len(lines)
+
+    def _index_runs(self, lines: list[bytes], ends: list[int], before: int) -> None:
+        """Index a piece of JSON Lines (`ends`: where each line starts, then where the last ends;
+        `before`: the lines before it) in runs read at once (`line_ids`, `DocIndex.add_run`), each
+        up to a line that is no object (blank, not JSON, ...); that line, and a run with an id
+        that is no string or not new, are read line by line."""
+        rest, done = iter(lines), 0
+        while done < len(lines):
+            ids = line_ids(rest)
+            end = done + len(ids)
+            numbers = range(before + done + 1, before + end + 1)
+            if ids and not self._places.add_run(ids, ends[done:end], ends[done + 1 : end + 1], numbers):
+                self._index_lines(lines[done:end], before + done, ends[done])
+            if end < len(lines):
+                self._index_lines(lines[end : end + 1], before + end, ends[end])
+            done = end + 1
+
+    def _index_lines(self, lines: list[bytes], before: int, offset: int) -> None:
+        """Index JSON Lines one by one (`before` lines and `offset` bytes before them)."""
         fast = self.id_source == "id"
-        decode_id = msgspec.json.Decoder(_IdOnly).decode
-        decode_any = msgspec.json.Decoder().decode
-        offset = 0
-        for number, raw in enumerate(handle, start=1):
+        decode_id, decode_any, add = ID_ONLY.decode, _ANY.decode, self._places.add
+        for number, raw in enumerate(lines, start=before + 1):
             start, offset = offset, offset + len(raw)
             body = raw.strip()
             if number == 1 and body.startswith(b"\xef\xbb\xbf"):
@@ -273,7 +314,8 @@ class DocStore:
                 continue
             if fast and doc_id is None and b'"id"' not in body:
                 doc_id = _NOTHING
-            self._add(doc_id, start, offset, number)
+            if not (isinstance(doc_id, str) and add(doc_id, start, offset, number)):
+                self._add(doc_id, start, offset, number)  # says why not
 
     def _index_csv(self, handle: io.BufferedReader) -> None:
         allow_long_fields()
@@ -291,6 +333,7 @@ class DocStore:
             if source not in self._header:
                 raise DocsError(f"{self.path}: no column '{source}' (columns: {', '.join(self._header)})")
         self._id_column = self._header.index(self.id_source)
+        add = self._places.add
         while True:
             lines.row_start = start = lines.offset
             line, lines.bad = lines.number + 1, ""
@@ -309,7 +352,8 @@ class DocStore:
             if row:
                 at = self._id_column
                 doc_id = row[at] if at < len(row) and row[at] else _NOTHING
-                self._add(doc_id, start, lines.offset, line)
+                if not (doc_id is not _NOTHING and add(doc_id, start, lines.offset, line)):
+                    self._add(doc_id, start, lines.offset, line)  # says why not
 
     def _load_json(self, handle: io.BufferedReader, lines_too: bool = False) -> bool:
         """Index a JSON corpus in a stream (`corpus_json`), or, when msgspec cannot read it,
@@ -324,42 +368,23 @@ class DocStore:
             del data
             return self._load_json_whole(text, lines_too)
         del data
-        row_of, starts, ends, lines = self._row_of, self._starts, self._ends, self._lines
-        position = 0
+        index = self._places
         try:
-            for spans in array_documents(handle, *region, self._ids_of):
+            for spans in array_documents(handle, *region, partial(ids_in_piece, id_source=self.id_source)):
+                if index.add_run(*spans):
+                    continue
                 for doc_id, start, end, line in zip(*spans, strict=True):
-                    position += 1
-                    if isinstance(doc_id, str) and doc_id not in row_of:
-                        row_of[doc_id] = len(starts)
-                        starts.append(start)
-                        ends.append(end)
-                        lines.append(line)
-                        self._positions.append(position)
-                    elif isinstance(doc_id, str):
-                        first = self._positions[row_of[doc_id]]
+                    if isinstance(doc_id, str) and index.add(doc_id, start, end, line):
+                        continue
+                    position = index.skip()
+                    if isinstance(doc_id, str):
+                        first = index.position(index.row(doc_id))  # type: ignore[arg-type]
                         self._warn(position, f"skipped (id {doc_id!r} already document {first})", "document")
                     else:
                         self._warn(position, "skipped (no string id)", "document")
         except CorpusChanged as exc:
             raise DocsError(f"{self.path}: {exc}") from None
         return True
-
-    def _ids_of(self, piece: bytes, elements: list[msgspec.Raw]) -> list[Any]:
-        """The ids of a piece of a JSON corpus's array (`corpus_json.IdsOf`); None for an
-        element that is not an object."""
-        if self.id_source == "id":
-            try:
-                return [document.id for document in _ID_LIST.decode(piece)]
-            except msgspec.ValidationError:  # an element that is not an object: one by one
-                pass
-        found: list[Any] = []
-        for raw in elements:
-            try:
-                found.append(read_source(_ANY.decode(raw), self.id_source))
-            except (msgspec.DecodeError, RecursionError):
-                found.append(None)
-        return found
 
     def _load_json_whole(self, text: str, lines_too: bool) -> bool:
         """A JSON corpus msgspec cannot read (not JSON, `NaN`, a lone surrogate escape, nested
@@ -390,17 +415,17 @@ class DocStore:
             if obj is None:
                 return DocText(doc_id, None, "", f"not in {self.path}")
             return self._text_of(doc_id, obj, "")
-        row = self._row_of.get(doc_id)
+        row = self._places.row(doc_id)
         if row is None:
             return DocText(doc_id, None, "", f"not in {self.path}")
         if self._fd is None:
             return DocText(doc_id, None, "", f"{self.path} is closed")
-        where = f", line {self._lines[row]}"
-        if self._positions:
-            where = f", document {self._positions[row]} (line {self._lines[row]})"
-        size = self._ends[row] - self._starts[row]
+        start, size, line = self._places.place(row)
+        where = f", line {line}"
+        if self.format == "json":
+            where = f", document {self._places.position(row)} (line {line})"
         try:
-            data = os.pread(self._fd, size, self._starts[row])
+            data = os.pread(self._fd, size, start)
             text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError, MemoryError) as exc:
             return DocText(doc_id, None, "", f"{self.path}{where}: cannot read ({exc})")
@@ -415,17 +440,7 @@ class DocStore:
         """The document indexed at this place, read back: None when the place no longer
         holds one document (the file changed), a string saying why it cannot be read."""
         if self.format == "csv":
-            rows = csv.reader(io.StringIO(text, newline=""), delimiter=self._delimiter, strict=True)
-            try:
-                fields, more = next(rows, []), next(rows, None)
-            except csv.Error:
-                return None
-            if more is not None:
-                return None
-            obj: dict[str, Any] = {}
-            for column, cell in zip(self._header, fields, strict=False):
-                obj.setdefault(column, cell)  # a column named twice: the first, as indexed
-            return obj
+            return _csv_row_back(text, self._header, self._delimiter)
         try:
             obj = decode(text)
         except RecursionError:
@@ -482,6 +497,22 @@ class _CsvLines:
         """Go back to the line after the first line of the row just read (line `line`)."""
         self.handle.seek(self.first_end)
         self.offset, self.number = self.first_end, line
+
+
+def _csv_row_back(text: str, header: list[str], delimiter: str) -> dict[str, Any] | None:
+    """A CSV corpus's row read back as a document (column: cell), or None when `text` is no
+    longer one row (the file changed)."""
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        fields, more = next(rows, []), next(rows, None)
+    except csv.Error:
+        return None
+    if more is not None:
+        return None
+    obj: dict[str, Any] = {}
+    for column, cell in zip(header, fields, strict=False):
+        obj.setdefault(column, cell)  # a column named twice: the first, as indexed
+    return obj
 
 
 def _csv_problem(message: str, line: int) -> str:

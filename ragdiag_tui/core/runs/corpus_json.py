@@ -13,6 +13,7 @@ says None), which words the error or reads such a corpus whole.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -37,6 +38,19 @@ _SPACE_BYTE = re.compile(rb"[ \t\r\n]")
 IdsOf = Callable[[bytes, list[msgspec.Raw]], Iterable[Any]]
 """Reads the ids of a piece's elements (`piece`: `[`, the elements, `]`)."""
 _SPACE = b" \t\r\n"
+
+
+class IdOnly(msgspec.Struct, gc=False):
+    """A document read for its `id` alone (None when it has none). Decoded JSON holds no
+    cycle, so a run of them is not tracked by the garbage collector (nor collected for)."""
+
+    id: Any = None
+
+
+ID_ONLY = msgspec.json.Decoder(IdOnly)
+"""Reads a document for its id."""
+ID_LIST = msgspec.json.Decoder(list[IdOnly])
+"""Reads an array of documents for their ids."""
 
 
 class CorpusChanged(Exception):
@@ -94,6 +108,15 @@ def array_documents(
         shift = repeat(base - 1)  # from the piece (which opens with `[`) to the file
         ids = list(ids_of(piece, elements))
         yield Spans(ids, list(map(add, starts, shift)), list(map(add, ends, shift)), lines)
+
+
+def line_ids(lines: Iterator[bytes]) -> list[Any]:
+    """The `id` of each next line, each line read on its own without a step of Python, up to the
+    first that is no JSON object (blank, not JSON, ...), which is taken from `lines` too."""
+    documents: list[IdOnly] = []
+    with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        documents.extend(map(ID_ONLY.decode, lines))  # those before the failing line are kept
+    return [document.id for document in documents]
 
 
 def _even_spans(piece: bytes, elements: list[msgspec.Raw]) -> tuple[list[int], list[int]] | None:

@@ -1,0 +1,177 @@
+"""A corpus's index (`corpus_index.DocIndex`) keeps no object per document beyond its id (issue 22:
+opening any corpus peaks under ~3x its size): ids map to shared blocks of rows, places are machine
+integers in chunks, and runs of documents are indexed at once. What a lookup finds, what is
+warned and which line an error names are the same as indexing one document at a time."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ragdiag_tui.core.runs import corpus, corpus_index, corpus_json
+from ragdiag_tui.core.runs.corpus import CHANGED, DocStore
+from ragdiag_tui.core.runs.corpus_index import BLOCK, DocIndex
+
+from .corpus_memory import open_measured
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of two blocks, so that a few hundred documents cross several."""
+    monkeypatch.setattr(corpus_index, "CHUNK_BITS", 7)
+    monkeypatch.setattr(corpus_index, "CHUNK", 128)
+
+
+def spans(ids: list[Any], first: int = 0) -> tuple[list[Any], list[int], list[int], list[int]]:
+    """Ids with made-up places: document n at bytes [10n, 10n + 7), line n + 1."""
+    rows = range(first, first + len(ids))
+    return ids, [10 * n for n in rows], [10 * n + 7 for n in rows], [n + 1 for n in rows]
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_rows_are_found_across_blocks_and_chunks_however_the_documents_came() -> None:
+    index = DocIndex()
+    ids = [f"d{n}" for n in range(600)]
+    assert index.add_run(*spans(ids[:100]))
+    for n in range(100, 250):  # one at a time, from inside a block
+        assert index.add(ids[n], 10 * n, 10 * n + 7, n + 1)
+    assert index.add_run(*spans(ids[250:], 250))
+    assert len(index) == 600 and list(index) == ids
+    for n in (0, BLOCK - 1, BLOCK, 127, 128, 249, 250, 599):
+        assert index.row(ids[n]) == n and index.place(n) == (10 * n, 7, n + 1), n
+    assert index.row("d600") is None and "d600" not in index and "d599" in index
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_run_with_an_id_already_there_or_twice_or_not_a_string_indexes_nothing() -> None:
+    index = DocIndex()
+    assert index.add_run(*spans([f"a{n}" for n in range(70)]))
+    for bad in (["b0", "a3", "b1"], ["b0", "b1", "b0"], ["b0", None, "b1"], ["b0", ["a"], "b1"]):
+        assert not index.add_run(*spans(bad, 70)), bad
+        assert len(index) == 70 and "b0" not in index and "b1" not in index
+    assert [index.row(f"a{n}") for n in range(70)] == list(range(70))  # the first ones untouched
+    assert not index.add("a69", 0, 1, 1)
+    assert index.add("b0", 700, 707, 71) and index.add_run(*spans(["b1", "b2"], 71))
+    assert list(index) == [f"a{n}" for n in range(70)] + ["b0", "b1", "b2"] and index.row("b2") == 72
+
+
+def test_offsets_and_lengths_past_the_narrow_types_are_kept_exactly() -> None:
+    index = DocIndex()
+    assert index.add("small", 0, 10, 1)
+    assert index.add("long", 10, 10 + 70_000, 2)  # a document of 70 KB
+    assert index.add_run(["far", "farther"], [2**33, 2**40], [2**33 + 5, 2**40 + 2**34], [3, 4])
+    assert index.add("last", 2**41, 2**41 + 1, 5)
+    assert [index.place(index.row(i)) for i in ("small", "long", "far", "farther", "last")] == [  # type: ignore[arg-type]
+        (0, 10, 1),
+        (10, 70_000, 2),
+        (2**33, 5, 3),
+        (2**40, 2**34, 4),
+        (2**41, 1, 5),
+    ]
+
+
+def test_a_json_documents_place_counts_the_elements_skipped_before_it() -> None:
+    index = DocIndex()
+    assert index.skip() == 1
+    assert index.add("A", 0, 1, 1)
+    assert (index.skip(), index.skip()) == (3, 4)
+    assert index.add_run(["B", "C"], [5, 6], [6, 7], [2, 2])
+    assert [index.position(index.row(i)) for i in "ABC"] == [2, 5, 6]  # type: ignore[arg-type]
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_first_last_and_duplicate_ids_of_a_big_json_lines_corpus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_chunks: None
+) -> None:
+    monkeypatch.setattr(corpus, "PIECE", 300)  # runs of a few lines, cut by blank and bad ones
+    lines = [json.dumps({"id": f"D{n}", "text": f"t{n}"}) for n in range(400)]
+    lines[10] = ""
+    lines[20] = "{not json"
+    lines[30] = json.dumps({"id": "D5", "text": "again"})
+    lines[399] = json.dumps({"id": "D398", "text": "again"})
+    path = write_lines(tmp_path / "docs.jsonl", lines)
+    docs = DocStore.open(path)
+    assert len(docs) == 396 and list(docs)[:11] == [f"D{n}" for n in range(10)] + ["D11"]
+    assert (docs.text("D0"), docs.text("D5"), docs.text("D398"), docs.text("D30")) == (
+        "t0",
+        "t5",
+        "t398",
+        None,
+    )
+    assert docs.warnings == [
+        f"{path}, line 21: skipped (not JSON: Expecting property name enclosed in double quotes, column 2)",
+        f"{path}, line 31: skipped (id 'D5' already on line 6)",
+        f"{path}, line 400: skipped (id 'D398' already on line 399)",
+    ]
+    path.write_text(path.read_text(encoding="utf-8").replace(': "t', ': "x'), encoding="utf-8")
+    assert docs.text("D397") == "x397"  # as many bytes in the same place: read back from there
+    write_lines(path, lines[1:])  # every document one line up
+    assert docs.lookup("D0").reason == f"{path}, line 1: {CHANGED}"
+    assert docs.lookup("D397").reason == f"{path}, line 398: {CHANGED}"
+    docs.close()
+
+
+json_lines = st.lists(
+    st.one_of(
+        st.builds(
+            lambda n, text: json.dumps({"id": f"D{n}", **({} if text is None else {"text": text})}),
+            st.integers(0, 30),
+            st.none() | st.text(max_size=3),
+        ),
+        st.sampled_from(
+            ["", "  ", '{"id": null}', '{"text": "no id"}', '{"id": 5}', "[1]", "{bad", '"D1"', "\ufeff"]
+        ),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=json_lines, piece=st.integers(1, 400), bom=st.booleans())
+def test_json_lines_index_as_they_do_one_line_at_a_time(
+    lines: list[str], piece: int, bom: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(corpus, "PIECE", piece)
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_lines(Path(folder) / "docs.jsonl", lines)
+        if bom:
+            path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+        seen = []
+        for one_by_one in (False, True):
+            if one_by_one:
+                monkeypatch.setattr(corpus, "line_ids", lambda rest: [next(rest, None)][:0])
+            try:
+                docs = DocStore.open(path)
+            except corpus.DocsError as exc:
+                seen.append(str(exc))
+                continue
+            seen.append((list(docs), docs.warnings, [docs.lookup(doc_id) for doc_id in docs]))
+            docs.close()
+        assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "json"])
+def test_opening_tiny_documents_keeps_little_beside_their_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    # 150,000 documents of 46 bytes (7 MB), read 64 KB at a time rather than 1 MB (a piece would
+    # weigh on a corpus this small); at 2.2 million documents the peak is 2.5x (bench_corpus.py).
+    monkeypatch.setattr(corpus_json, "PIECE", 1 << 16)
+    monkeypatch.setattr(corpus, "PIECE", 1 << 16)
+    lines = [f'{{"id": "doc-{n:07d}", "text": "refund window"}}' for n in range(150_000)]
+    path = tmp_path / f"docs.{suffix}"
+    path.write_text("\n".join(lines) + "\n" if suffix == "jsonl" else "[\n" + ",\n".join(lines) + "\n]\n")
+    del lines
+    docs, peak = open_measured(path)
+    assert len(docs) == 150_000 and docs.text("doc-0149999") == "refund window"
+    assert peak < 2.6, f"opening peaked at {peak:.2f}x the file's size"  # was 2.9x and 3.0x
