@@ -47,6 +47,7 @@ class PaneText(Static):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, markup=False)
+        self.set_reactive(PaneText.auto_links, False)  # no links in it: no link style to apply per row
         self._lines: list[tuple[str, int]] | None = None
         """The lines of the text shown, each with the cells it takes; None: measured as a Static."""
         self._starts: dict[int, list[int]] = {}
