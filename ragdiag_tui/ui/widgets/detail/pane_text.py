@@ -19,7 +19,7 @@ width, style or selection).
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 from textual.content import Content
 from textual.geometry import Region, Size
@@ -71,7 +71,7 @@ class PaneText(Static):
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
-    ) -> PaneText:
+    ) -> Self:
         if repaint:  # Textual draws the text anew: so do the rows drawn here
             self._drawn = None
         super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
