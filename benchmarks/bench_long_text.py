@@ -14,6 +14,7 @@ every figure under 100 ms. Beside them, a third setup of 100-line documents and 
 (already cut in the pane, so a screenful of text): the long setup's ratio to it shows what
 the length itself costs, apart from drawing a full screen rather than a nearly empty one.
 
+`--rounds N` presses each key's sequence N times (a steadier median where times vary).
 With `--calls`, the figures are instead the mean number of Python function calls per key
 (cProfile's count): slower, but the same on a loaded machine, where CPU times of a few
 tens of milliseconds vary by a third from one run to the next.
@@ -38,6 +39,7 @@ GOAL_RATIO = 1.2
 GOAL_MS = 100.0
 RUNS = 4
 COUNT_CALLS = False  # --calls: count function calls per key instead of timing it
+ROUNDS = 1  # --rounds: each key's presses repeated, for a steadier median on a loaded machine
 
 
 def lines(count: int, word: str) -> str:
@@ -114,9 +116,9 @@ async def measure(runs: Path, docs: Path) -> dict[str, float]:
         while screen.detail.docs is None:  # the corpus opens in a worker
             await asyncio.sleep(0.005)
         await pilot.pause()
-        figures["label y"] = await timed_presses(pilot, ["y", "n"] * 4)
-        figures["cursor move"] = await timed_presses(pilot, ["down", "down", "up", "up"] * 2)
-        figures["next document"] = await timed_presses(pilot, ["full_stop"] * 8)
+        figures["label y"] = await timed_presses(pilot, ["y", "n"] * 4 * ROUNDS)
+        figures["cursor move"] = await timed_presses(pilot, ["down", "down", "up", "up"] * 2 * ROUNDS)
+        figures["next document"] = await timed_presses(pilot, ["full_stop"] * 8 * ROUNDS)
         if not COUNT_CALLS:
             figures["note dialog"] = await timed_dialog(pilot, "c", times=4)
     return figures
@@ -127,9 +129,10 @@ def main() -> None:
     parser.add_argument("--doc-lines", type=int, default=25_000)
     parser.add_argument("--note-lines", type=int, default=100_000)
     parser.add_argument("--calls", action="store_true", help="count function calls per key, not time")
+    parser.add_argument("--rounds", type=int, default=1, help="press each key's sequence this many times")
     args = parser.parse_args()
-    global COUNT_CALLS
-    COUNT_CALLS = args.calls
+    global COUNT_CALLS, ROUNDS
+    COUNT_CALLS, ROUNDS = args.calls, args.rounds
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         setups = (("short", 1, 1), ("100", 100, 100), ("long", args.doc_lines, args.note_lines))

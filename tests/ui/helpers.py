@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.segment import Segment
 from textual.app import App
 from textual.pilot import Pilot
+from textual.strip import Strip
 
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.screens.review.screen import ReviewScreen
@@ -103,6 +104,12 @@ def screen_lines(app: App[Any]) -> list[str]:
 def screen_text(app: App[Any]) -> str:
     """Every character of the active screen now, as plain text lines."""
     return "\n".join(screen_lines(app))
+
+
+def screen_strips(app: App[Any]) -> list[Strip]:
+    """Every row of the active screen as drawn now: its segments with their styles (colours,
+    and the offsets a mouse selection reads)."""
+    return app.screen._compositor.render_strips()
 
 
 async def shown_soon(pilot: Pilot, text: str, seconds: float = 3.0) -> str:

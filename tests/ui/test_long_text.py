@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.geometry import Size
+from textual.visual import Visual
 from textual.widgets import Static
 
 from ragdiag_tui.core.runs.corpus import DocsSource
@@ -205,3 +206,33 @@ async def test_pane_text_is_as_tall_as_a_static_with_the_same_text() -> None:
                     assert pane.get_content_height(size, size, width) == static.get_content_height(
                         size, size, width
                     ), (text, width)
+
+
+async def test_the_document_panel_draws_its_text_only_down_to_the_rows_in_view(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The cut document (50 lines and its heading) is drawn down to the panel's last row in
+    view (20), and scrolling the panel to its end draws and shows the last lines."""
+    drawn: list[int] = []
+    real = Visual.to_strips.__func__  # type: ignore[attr-defined]
+
+    def to_strips(cls, widget, visual, *args, **options):  # type: ignore[no-untyped-def]
+        if widget.id == "run-document-text":
+            drawn.append(len(str(visual).split("\n")))
+        return real(cls, widget, visual, *args, **options)
+
+    monkeypatch.setattr(Visual, "to_strips", classmethod(to_strips))
+    runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
+    docs = write_docs(tmp_path / "docs.jsonl", {"doc-cap": long_text(DOC_LINES, "clause")})
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await loaded(pilot)
+        panel_text = await show_the_long_document(pilot, screen)
+        await wait_until(pilot, lambda: "clause 3" in screen_text(app), "the document on screen")
+        panel = screen.query_one("#run-document")
+        assert str(panel_text.visual).count("\n") > 50  # the cut text: 50 lines, and its heading
+        assert drawn and max(drawn) <= panel.size.height
+        assert "clause 50" not in screen_text(app)
+        panel.scroll_end(animate=False)
+        await wait_until(pilot, lambda: "clause 50" in screen_text(app), "the panel's last lines")
+        assert f"(50 of {DOC_LINES:,} lines shown" in screen_text(app)
