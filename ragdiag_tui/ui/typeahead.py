@@ -8,17 +8,23 @@ open the note box. `c` followed by text opens the note dialog before its text bo
 exists, and the text would be dropped.
 
 The rule here: a key belongs to what has focus when the key's turn comes.
-`Typeahead.dispatched` tags each key with the widget it was sent to. When a
-bubbled key reaches the app and focus has moved since (a box took it), the key is
-sent again, now to the box. While a new screen has nothing focused yet (a dialog
-still mounting), keys wait, in order, until something has focus. Boxes that open
-on a key take focus at once (`Screen.set_focus`), so the next key already finds
-them.
+`Typeahead.dispatched` tags each key with the widget it was sent to and its place
+in the order typed. When a bubbled key reaches the app and focus has moved since
+(a box took it), the key is sent again, now to the box. While a new screen has
+nothing focused yet (a dialog still mounting), keys wait until something has
+focus. Boxes that open on a key take focus at once (`Screen.set_focus`), so the
+next key already finds them.
+
+A screen can also make keys wait: its `key_gate` (a `KeyGate`) says when a key
+cannot act yet (the review screen's runs are still loading, say), and the screen
+calls `wake` when that may have changed. A waiting key is held with every key
+typed after it, and they are sent again in the order typed, never dropped.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from bisect import insort
+from typing import TYPE_CHECKING, Protocol
 
 from textual import events
 
@@ -27,25 +33,51 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
 _TARGET = "_ragdiag_sent_to"  # the widget (or None) a key was first sent to
+_TYPED = "_ragdiag_typed"  # the key's place in the order typed
 _NOTHING = object()
 MAX_WAIT = 50  # refreshes to wait for a new screen to focus something, then deliver anyway
 
 
+class KeyGate(Protocol):
+    """What a screen offers as its `key_gate`: whether a key must wait before it can act."""
+
+    def key_waits(self, key: str) -> bool:
+        """Whether `key`, were its turn now, must wait (held until the screen calls `wake`)."""
+        ...
+
+
+def _typed(event: events.Key) -> int:
+    return getattr(event, _TYPED, -1)
+
+
 class Typeahead:
-    """Re-sends keys whose target lost focus before their turn; holds keys while nothing has focus."""
+    """Re-sends keys whose target lost focus before their turn; holds keys while nothing has
+    focus, or while the screen's gate says they cannot act yet; keys leave in the order typed."""
 
     def __init__(self, app: App[object]) -> None:
         self.app = app
-        self.held: list[events.Key] = []
+        self.held: list[events.Key] = []  # in the order typed
+        self._count = 0  # keys read so far
+        self._in_flight = 0  # keys sent again and not read back yet
         self._waits = 0
+        self._polling = False
+        self._away_from: Widget | None = None  # the widget a held key waits for focus to leave
 
     def dispatched(self, event: events.Key) -> bool:
         """Called for every key as the app first reads it: remember where it is sent.
 
-        True when keys read before it are still held: it is held behind them (sent now to a
-        box that took focus meanwhile, it would land before them), so the app must not send it.
-        """
-        if self.held:
+        True when the key is held (the app must not send it): keys typed before it are
+        still held or on their way back (sent now to a box that took focus meanwhile, it
+        would land before them), or the screen's gate says it must wait."""
+        typed = getattr(event, _TYPED, None)
+        if typed is None:  # read from the terminal: every key on its way back was typed earlier
+            setattr(event, _TYPED, self._count)
+            self._count += 1
+            behind = self._in_flight > 0
+        else:  # a key sent again, read back
+            self._in_flight -= 1
+            behind = False
+        if behind or self._earlier_held(event) or self._gate_waits(event):
             self._hold(event)
             return True
         setattr(event, _TARGET, self.app.focused)
@@ -61,33 +93,68 @@ class Typeahead:
         if sent_to is _NOTHING:
             return False  # not a key from the terminal (a test's synthetic event): as Textual would
         focused = self.app.focused
-        if self.held or (focused is None and sent_to is not None):
+        if self._earlier_held(event) or (focused is None and sent_to is not None):
             # A new screen is still mounting its box (keys sent while nothing had focus
             # pass, so a screen that never focuses anything cannot hold them for ever).
             self._hold(event)
             return True
-        if sent_to is focused or sent_to is None:
-            return False
-        self._resend(event)  # focus moved on before this key's turn: it belongs to the new focus
-        return True
+        if sent_to is not focused and sent_to is not None:
+            self._resend(event)  # focus moved on before this key's turn: it belongs to the new focus
+            return True
+        if self._gate_waits(event):
+            self._hold(event)
+            return True
+        return False
 
-    def hold(self, event: events.Key) -> None:
-        """Hold a key until something (else) has focus, then send it there, in order."""
+    def hold(self, event: events.Key, away_from: Widget | None = None) -> None:
+        """Hold a key until something (else than `away_from`) has focus, then send it there, in order."""
+        if away_from is not None:
+            self._away_from = away_from
         self._hold(event)
+
+    def wake(self) -> None:
+        """The screen's gate may let keys through now: send the held keys on, if it does."""
+        if self.held:
+            self._schedule()
+
+    def _earlier_held(self, event: events.Key) -> bool:
+        """Whether a key typed before `event` is held."""
+        return bool(self.held) and _typed(self.held[0]) < _typed(event)
+
+    def _gate_waits(self, event: events.Key) -> bool:
+        if not self.app.screen_stack:
+            return False
+        gate: KeyGate | None = getattr(self.app.screen, "key_gate", None)
+        return gate is not None and gate.key_waits(event.key)
 
     def _hold(self, event: events.Key) -> None:
         event.prevent_default()
         event.stop()
-        self.held.append(event)
-        if len(self.held) == 1:
+        if not hasattr(event, _TYPED):
+            setattr(event, _TYPED, self._count)
+            self._count += 1
+        insort(self.held, event, key=_typed)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._polling:
+            self._polling = True
             self._waits = 0
             self.app.call_after_refresh(self._release)
 
     def _release(self) -> None:
-        if self.app.focused is None and self._waits < MAX_WAIT:
+        self._polling = False
+        if not self.held:
+            return
+        focused = self.app.focused
+        if (focused is None or focused is self._away_from) and self._waits < MAX_WAIT:
             self._waits += 1
+            self._polling = True
             self.app.call_after_refresh(self._release)
             return
+        if self._gate_waits(self.held[0]):
+            return  # the screen wakes us when it can take them
+        self._away_from = None
         held, self.held = self.held, []
         for event in held:
             self._resend(event)
@@ -95,9 +162,22 @@ class Typeahead:
     def _resend(self, event: events.Key) -> None:
         event.prevent_default()
         event.stop()
-        self.app.post_message(events.Key(event.key, event.character))
+        again = events.Key(event.key, event.character)
+        # As the driver sends keys: made in a callback the screen runs, the key would count
+        # the screen as its sender and stop bubbling there, before the app's bindings.
+        again.set_sender(self.app)
+        setattr(again, _TYPED, _typed(event))
+        if self.app.post_message(again):
+            self._in_flight += 1
 
 
 def focus_now(widget: Widget) -> None:
     """Focus `widget` before the next key is handled (`Widget.focus` waits a turn)."""
     widget.screen.set_focus(widget)
+
+
+def wake(app: App[object]) -> None:
+    """Tell the app's typeahead (if it has one) that its screen's gate may let keys through now."""
+    typeahead = getattr(app, "typeahead", None)
+    if isinstance(typeahead, Typeahead):
+        typeahead.wake()

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.segment import Segment
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -148,3 +149,15 @@ def record_notifications(app: App[Any]) -> list[tuple[str, str]]:
 
     app.notify = recording  # type: ignore[method-assign]
     return seen
+
+
+KEY_CHARACTERS = {"space": " ", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"}
+
+
+def burst(app: App[Any], *keys: str) -> None:
+    """Send `keys` as a fast typist's burst (or a paste) reaches the app: all read before any
+    is handled (`Pilot.press` waits for each key to be handled before it sends the next)."""
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else KEY_CHARACTERS.get(key))
+        event.set_sender(app)  # as the terminal driver sends them
+        app.post_message(event)

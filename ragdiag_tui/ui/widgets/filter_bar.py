@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -13,6 +13,25 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from ...core.common.text import visible
+from .text_keys import InOrderInput
+
+
+class QueryInput(InOrderInput):
+    """The filter box. Enter and escape leave it: the keys typed after them are held (by the
+    app's typeahead) until the screen has moved focus on, so that they act on the runs and
+    are not taken as more text ("/abc" enter "y" filtered by "abcy")."""
+
+    leaving = False
+
+    async def _on_key(self, event: events.Key) -> None:
+        typeahead = getattr(self.app, "typeahead", None)
+        if self.leaving and typeahead is not None:
+            typeahead.hold(event, away_from=self)
+        elif event.key in ("enter", "escape"):
+            self.leaving = True
+
+    def on_focus(self) -> None:
+        self.leaving = False
 
 
 class FilterBar(Horizontal):
@@ -39,7 +58,7 @@ class FilterBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(id="view-key", markup=False)
         yield Static(id="view-name", markup=False)
-        yield Input(
+        yield QueryInput(
             placeholder="/ to filter: text, field:value, is:unreviewed",
             id="query",
             compact=True,

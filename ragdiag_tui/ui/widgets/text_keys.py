@@ -1,0 +1,32 @@
+"""Text boxes whose own keys act in the order typed.
+
+A text box takes a printable key itself, as the key comes; its other keys (enter,
+backspace, the arrows: its bindings) act only once the key has bubbled up to the app,
+after the keys typed behind it have reached the box. Typed in one burst, `abc` backspace
+`d` would read "abc" (the d typed, then the c deleted), and a filter `/abc` enter `y` would
+filter by "abcy". Here a key bound on the box itself runs its action in the box, in turn.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Input
+
+
+async def run_own_binding(widget: Widget, event: events.Key) -> bool:
+    """Run the action `event` is bound to if `widget` itself binds it (True: run, the key stopped)."""
+    active = widget.screen.active_bindings.get(event.key)
+    if active is None or active.node is not widget:
+        return False
+    event.prevent_default()
+    event.stop()
+    await widget.run_action(active.binding.action)
+    return True
+
+
+class InOrderInput(Input):
+    """An `Input` whose own bindings act in the order the keys were typed."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        await run_own_binding(self, event)  # else Input's own handler takes it next, as always
