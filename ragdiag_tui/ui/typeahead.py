@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 _TARGET = "_ragdiag_sent_to"  # the widget (or None) a key was first sent to
 _TYPED = "_ragdiag_typed"  # the key's place in the order typed
+_GAVE_UP = "_ragdiag_gave_up"  # held for a focus that never left: the widget takes it after all
 _NOTHING = object()
 MAX_WAIT = 50  # refreshes to wait for a new screen to focus something, then deliver anyway
 
@@ -106,11 +107,17 @@ class Typeahead:
             return True
         return False
 
-    def hold(self, event: events.Key, away_from: Widget | None = None) -> None:
-        """Hold a key until something (else than `away_from`) has focus, then send it there, in order."""
+    def hold(self, event: events.Key, away_from: Widget | None = None) -> bool:
+        """Hold a key until something (else than `away_from`) has focus, then send it there, in order.
+
+        False (not held) for a key already held for `away_from` while it kept the focus
+        for `MAX_WAIT` refreshes: then `away_from` is to take it after all."""
         if away_from is not None:
+            if getattr(event, _GAVE_UP, False):
+                return False
             self._away_from = away_from
         self._hold(event)
+        return True
 
     def wake(self) -> None:
         """The screen's gate may let keys through now: send the held keys on, if it does."""
@@ -154,12 +161,13 @@ class Typeahead:
             return
         if self._gate_waits(self.held[0]):
             return  # the screen wakes us when it can take them
+        gave_up = focused is not None and focused is self._away_from
         self._away_from = None
         held, self.held = self.held, []
         for event in held:
-            self._resend(event)
+            self._resend(event, gave_up)
 
-    def _resend(self, event: events.Key) -> None:
+    def _resend(self, event: events.Key, gave_up: bool = False) -> None:
         event.prevent_default()
         event.stop()
         again = events.Key(event.key, event.character)
@@ -167,6 +175,8 @@ class Typeahead:
         # the screen as its sender and stop bubbling there, before the app's bindings.
         again.set_sender(self.app)
         setattr(again, _TYPED, _typed(event))
+        if gave_up:
+            setattr(again, _GAVE_UP, True)
         if self.app.post_message(again):
             self._in_flight += 1
 

@@ -50,3 +50,22 @@ def test_a_key_read_while_others_are_held_is_held_behind_them() -> None:
     app.refresh()
     assert [key.key for key in app.posted] == ["n", "space"]
     assert not any(typeahead.dispatched(key) for key in app.posted)  # delivered in order now
+
+
+def test_a_key_read_while_held_keys_are_on_their_way_back_waits_for_them() -> None:
+    """Seen while a big file loaded: the held keys were sent again as the last runs came in,
+    and a key typed a moment before (already read, not yet handled) went ahead of them."""
+    app = FakeApp()
+    typeahead = Typeahead(app)  # type: ignore[arg-type]
+    first = events.Key("y", "y")
+    assert not typeahead.dispatched(first)
+    app.focused = None
+    assert typeahead.intercept(first)  # held
+    app.focused = "table"
+    app.refresh()  # sent again: on its way back to the app
+    later = events.Key("j", "j")
+    assert typeahead.dispatched(later)  # read before `y` comes back: held behind it
+    assert not typeahead.dispatched(app.posted[0])  # `y`, back: goes
+    app.refresh()
+    assert [key.key for key in app.posted] == ["y", "j"]
+    assert not typeahead.dispatched(app.posted[1])

@@ -31,6 +31,7 @@ from ...core.output.export import (
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
 from ..typeahead import focus_now
+from ..widgets.text_keys import InOrderInput
 from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"), ("parquet", "Parquet"))
@@ -68,7 +69,8 @@ class ExportDialog(ModalScreen[str | None]):
             yield Static("Export runs", classes="dialog-title", markup=False)
             with Horizontal(classes="form-row"):
                 yield Label("File", classes="form-label")
-                yield Input(default_export_path(self.store.path, self.fmt), id="export-path", compact=True)
+                path = default_export_path(self.store.path, self.fmt)
+                yield InOrderInput(path, id="export-path", compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Format", classes="form-label")
                 with RadioSet(id="export-format", compact=True):

@@ -25,9 +25,9 @@ class QueryInput(InOrderInput):
 
     async def _on_key(self, event: events.Key) -> None:
         typeahead = getattr(self.app, "typeahead", None)
-        if self.leaving and typeahead is not None:
-            typeahead.hold(event, away_from=self)
-        elif event.key in ("enter", "escape"):
+        if self.leaving and typeahead is not None and typeahead.hold(event, away_from=self):
+            return
+        if event.key in ("enter", "escape"):
             self.leaving = True
 
     def on_focus(self) -> None:

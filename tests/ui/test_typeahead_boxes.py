@@ -1,0 +1,59 @@
+"""A burst through a text box: its own keys act in the order typed, and the keys typed
+after the key that leaves it act on the runs, not as more text.
+
+A box takes a printable key itself, at once; enter, backspace and the arrows are its
+bindings, which acted only once the key had bubbled up to the app, after the keys typed
+behind them were in the box: `/007` enter `y` filtered by "007y", `abc` backspace `d` read
+"abc". See ui/widgets/text_keys.py, FilterBar's QueryInput and the note's NoteArea.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.ui.app import create_app
+
+from .helpers import SIZE, burst, loaded, wait_until
+
+
+def journal(path: Path) -> list[dict[str, Any]]:
+    file = Path(journal_path(path))
+    if not file.exists():
+        return []
+    return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+async def test_keys_typed_after_enter_in_the_filter_act_on_the_runs(demo_path: Path) -> None:
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        burst(app, "slash", "0", "0", "7", "enter", "y", "j", "n")
+        await wait_until(pilot, lambda: len(journal(demo_path)) >= 2, "two labels")
+        assert screen.search == "007"
+        labels = [(entry["run"], entry["label"]) for entry in journal(demo_path)]
+        assert labels == [("run-0007", True), ("run-0070", False)]
+        assert screen.focused is screen.table
+
+
+async def test_the_filter_boxs_editing_keys_act_in_the_order_typed(demo_path: Path) -> None:
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        burst(app, "slash", "a", "b", "c", "backspace", "d", "left", "x", "enter")
+        box = screen.filter_bar.query_input
+        await wait_until(pilot, lambda: box.value and screen.focused is screen.table, "back at the table")
+        assert box.value == "abxd"
+        assert screen.search == "abxd"
+
+
+async def test_the_notes_editing_keys_act_in_the_order_typed(demo_path: Path) -> None:
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        burst(app, "c", "a", "b", "c", "backspace", "d", "left", "x", "ctrl+s", "y")
+        await wait_until(pilot, lambda: len(journal(demo_path)) >= 2, "the note, then the label")
+        saved = [(entry["run"], entry["note"], entry["label"]) for entry in journal(demo_path)]
+        assert saved == [("run-0001", "abxd", None), ("run-0001", "abxd", True)]
