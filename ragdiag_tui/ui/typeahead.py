@@ -15,6 +15,11 @@ nothing focused yet (a dialog still mounting), keys wait until something has
 focus. Boxes that open on a key take focus at once (`Screen.set_focus`), so the
 next key already finds them.
 
+A box that hands its text on with enter (the filter, an export's path) holds the keys typed
+after it until focus has left it (`hold(key, away_from=box)`): until the messages before
+have been handled, or while the box's screen says it is `working` (an export being
+written); if the focus stays, the box takes the keys after all.
+
 A screen can also make keys wait: its `key_gate` (a `KeyGate`) says when a key
 cannot act yet (the review screen's runs are still loading, say), and the screen
 calls `wake` when that may have changed. A waiting key is held with every key
@@ -23,6 +28,7 @@ typed after it, and they are sent again in the order typed, never dropped.
 
 from __future__ import annotations
 
+import time
 from bisect import insort
 from typing import TYPE_CHECKING, Protocol
 
@@ -36,7 +42,9 @@ _TARGET = "_ragdiag_sent_to"  # the widget (or None) a key was first sent to
 _TYPED = "_ragdiag_typed"  # the key's place in the order typed
 _GAVE_UP = "_ragdiag_gave_up"  # held for a focus that never left: the widget takes it after all
 _NOTHING = object()
-MAX_WAIT = 50  # refreshes to wait for a new screen to focus something, then deliver anyway
+POLL = 0.01  # seconds between looks at the focus while keys are held
+MAX_WAIT = 50  # looks to wait for a new screen to focus something, then deliver anyway
+LEAVE_SECONDS = 30.0  # how long keys typed after a box's enter wait while its dialog is `working`
 
 
 class KeyGate(Protocol):
@@ -63,6 +71,7 @@ class Typeahead:
         self._waits = 0
         self._polling = False
         self._away_from: Widget | None = None  # the widget a held key waits for focus to leave
+        self._away_since = 0.0  # when the first key began to wait for that
 
     def dispatched(self, event: events.Key) -> bool:
         """Called for every key as the app first reads it: remember where it is sent.
@@ -111,11 +120,12 @@ class Typeahead:
         """Hold a key until something (else than `away_from`) has focus, then send it there, in order.
 
         False (not held) for a key already held for `away_from` while it kept the focus
-        for `MAX_WAIT` refreshes: then `away_from` is to take it after all."""
+        for `LEAVE_SECONDS`: then `away_from` is to take it after all."""
         if away_from is not None:
             if getattr(event, _GAVE_UP, False):
                 return False
-            self._away_from = away_from
+            if self._away_from is not away_from:
+                self._away_from, self._away_since = away_from, time.monotonic()
         self._hold(event)
         return True
 
@@ -123,6 +133,12 @@ class Typeahead:
         """The screen's gate may let keys through now: send the held keys on, if it does."""
         if self.held:
             self._schedule()
+
+    def _working(self, box: Widget) -> bool:
+        """Whether the box's screen is at work on what the box handed it (an export being
+        written: its `working`), so the keys typed after it wait longer for it to close."""
+        working = bool(getattr(getattr(box, "screen", None), "working", False))
+        return working and time.monotonic() - self._away_since < LEAVE_SECONDS
 
     def _earlier_held(self, event: events.Key) -> bool:
         """Whether a key typed before `event` is held."""
@@ -147,21 +163,27 @@ class Typeahead:
         if not self._polling:
             self._polling = True
             self._waits = 0
-            self.app.call_after_refresh(self._release)
+            self._look_again()
+
+    def _look_again(self) -> None:
+        # A timer of the app's: a callback after the refresh would belong to the screen on top,
+        # and be lost with it when that screen (a dialog) closes first, leaving keys held for good.
+        self.app.set_timer(POLL, self._release)
 
     def _release(self) -> None:
         self._polling = False
-        if not self.held:
+        if not self.held or not self.app.screen_stack:  # nothing held, or the app has closed
             return
         focused = self.app.focused
-        if (focused is None or focused is self._away_from) and self._waits < MAX_WAIT:
-            self._waits += 1
+        waiting = focused is None or focused is self._away_from
+        if waiting and (self._waits < MAX_WAIT or (focused is not None and self._working(focused))):
+            self._waits += 1  # a screen still mounting; a box's dialog at work (an export)
             self._polling = True
-            self.app.call_after_refresh(self._release)
+            self._look_again()
             return
         if self._gate_waits(self.held[0]):
             return  # the screen wakes us when it can take them
-        gave_up = focused is not None and focused is self._away_from
+        gave_up = waiting and focused is not None
         self._away_from = None
         held, self.held = self.held, []
         for event in held:
@@ -171,8 +193,8 @@ class Typeahead:
         event.prevent_default()
         event.stop()
         again = events.Key(event.key, event.character)
-        # As the driver sends keys: made in a callback the screen runs, the key would count
-        # the screen as its sender and stop bubbling there, before the app's bindings.
+        # As the driver sends keys: a key made in a callback a screen runs would count that
+        # screen as its sender and stop bubbling there, before the app's bindings.
         again.set_sender(self.app)
         setattr(again, _TYPED, _typed(event))
         if gave_up:

@@ -13,6 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from ragdiag_tui.core.output.export import default_export_path
 from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import create_app
 
@@ -57,3 +60,19 @@ async def test_the_notes_editing_keys_act_in_the_order_typed(demo_path: Path) ->
         await wait_until(pilot, lambda: len(journal(demo_path)) >= 2, "the note, then the label")
         saved = [(entry["run"], entry["note"], entry["label"]) for entry in journal(demo_path)]
         assert saved == [("run-0001", "abxd", None), ("run-0001", "abxd", True)]
+
+
+async def test_keys_typed_after_enter_in_the_export_dialog_act_on_the_runs(
+    demo_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(demo_path.parent)  # a path typed by mistake ("jy") would be written here
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        burst(app, "e", "enter", "j", "y")  # export to the path offered, then label the second run
+        await wait_until(pilot, lambda: journal(demo_path), "the label")
+        assert [(entry["run"], entry["label"]) for entry in journal(demo_path)] == [("run-0002", True)]
+        exported = Path(default_export_path(demo_path, "jsonl"))
+        assert exported.exists()
+        written = {demo_path.name, Path(journal_path(demo_path)).name, exported.name}
+        assert {path.name for path in demo_path.parent.iterdir()} == written  # no "jy"

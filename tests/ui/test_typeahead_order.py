@@ -11,14 +11,15 @@ from typing import Any
 
 from textual import events
 
-from ragdiag_tui.ui.typeahead import Typeahead
+from ragdiag_tui.ui.typeahead import MAX_WAIT, Typeahead
 
 
 class FakeApp:
     """What Typeahead uses of the app: the focus, refresh callbacks, posted messages, its screens."""
 
     def __init__(self) -> None:
-        self.screen_stack: list[Any] = []  # no screen, so no screen's gate
+        self.screen: Any = object()  # a screen without a gate
+        self.screen_stack: list[Any] = [self.screen]
         self.focused: Any = "table"
         self.callbacks: list[Any] = []
         self.posted: list[events.Key] = []
@@ -30,6 +31,9 @@ class FakeApp:
     def post_message(self, message: events.Key) -> bool:
         self.posted.append(message)
         return True
+
+    def set_timer(self, delay: float, callback: Any) -> None:
+        self.callbacks.append(callback)
 
     def refresh(self) -> None:
         callbacks, self.callbacks = self.callbacks, []
@@ -69,3 +73,19 @@ def test_a_key_read_while_held_keys_are_on_their_way_back_waits_for_them() -> No
     app.refresh()
     assert [key.key for key in app.posted] == ["y", "j"]
     assert not typeahead.dispatched(app.posted[1])
+
+
+def test_keys_held_for_a_box_that_keeps_the_focus_go_to_it_after_all() -> None:
+    """After enter, a box holds the keys typed behind it until focus leaves it; a dialog that
+    keeps it (it says what is wrong with the path) gets them back, none is lost."""
+    app = FakeApp()
+    app.focused = "box"
+    typeahead = Typeahead(app)  # type: ignore[arg-type]
+    key = events.Key("x", "x")
+    assert not typeahead.dispatched(key)
+    assert typeahead.hold(key, away_from=app.focused)
+    for _ in range(MAX_WAIT + 1):
+        app.refresh()
+    assert [sent.key for sent in app.posted] == ["x"]
+    assert not typeahead.dispatched(app.posted[0])
+    assert not typeahead.hold(app.posted[0], away_from=app.focused)  # the box takes it now

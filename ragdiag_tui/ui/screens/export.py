@@ -149,7 +149,11 @@ class ExportDialog(ModalScreen[str | None]):
             return
         self._start(path)
 
+    working = False
+    """An export is being written (the keys typed after enter wait for it: ui/typeahead.py)."""
+
     def _start(self, path: str) -> None:
+        self.working = True
         rows = {"all": None, "filter": self.shown, "reviewed": self.reviewed_rows()}[self.scope]
         self.query_one("#export-error", Static).update(f"Writing {visible(os.path.basename(path))}…")
         bar = self.query_one("#export-progress", ProgressBar)
@@ -176,6 +180,7 @@ class ExportDialog(ModalScreen[str | None]):
         self.app.call_from_thread(self.dismiss, f"Exported {count:,} {runs} to {visible(path)}")
 
     def _failed(self, reason: str) -> None:
+        self.working = False
         self.query_one("#export-progress").display = False
         for button in self.query(Button):
             button.disabled = False

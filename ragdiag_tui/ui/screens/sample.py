@@ -145,6 +145,11 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
             return
         self._start_draw(name, seed, rows, count)
 
+    @property
+    def working(self) -> bool:
+        """A draw is under way (the keys typed after enter wait for it: ui/typeahead.py)."""
+        return self.drawing is not None
+
     def _start_draw(self, name: str, seed: int, rows: list[int], count: int) -> None:
         self.drawing = (name, seed, len(rows))
         self.query_one("#draw", Button).disabled = True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -17,21 +17,11 @@ from .text_keys import InOrderInput
 
 
 class QueryInput(InOrderInput):
-    """The filter box. Enter and escape leave it: the keys typed after them are held (by the
-    app's typeahead) until the screen has moved focus on, so that they act on the runs and
-    are not taken as more text ("/abc" enter "y" filtered by "abcy")."""
+    """The filter box. Enter and escape leave it: the keys typed after them wait until the
+    screen has moved focus on, and act on the runs ("/abc" enter "y" filtered by "abcy")."""
 
-    leaving = False
-
-    async def _on_key(self, event: events.Key) -> None:
-        typeahead = getattr(self.app, "typeahead", None)
-        if self.leaving and typeahead is not None and typeahead.hold(event, away_from=self):
-            return
-        if event.key in ("enter", "escape"):
-            self.leaving = True
-
-    def on_focus(self) -> None:
-        self.leaving = False
+    LEAVING_KEYS = ("enter", "escape")
+    HOLD_EVERY_KEY = True  # the screen moves focus at once: an arrow after enter moves in the runs
 
 
 class FilterBar(Horizontal):
