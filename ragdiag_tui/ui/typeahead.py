@@ -120,7 +120,8 @@ class Typeahead:
         """Hold a key until something (else than `away_from`) has focus, then send it there, in order.
 
         False (not held) for a key already held for `away_from` while it kept the focus
-        for `LEAVE_SECONDS`: then `away_from` is to take it after all."""
+        (the messages before were handled, its dialog's work ended, or `LEAVE_SECONDS`
+        passed): then `away_from` is to take it after all."""
         if away_from is not None:
             if getattr(event, _GAVE_UP, False):
                 return False

@@ -4,6 +4,7 @@ how to wait for a load, and how to read what the app shows, through public API o
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 
+from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
@@ -161,3 +163,11 @@ def burst(app: App[Any], *keys: str) -> None:
         event = events.Key(key, key if len(key) == 1 else KEY_CHARACTERS.get(key))
         event.set_sender(app)  # as the terminal driver sends them
         app.post_message(event)
+
+
+def journal_entries(run_path: Path) -> list[dict[str, Any]]:
+    """Every entry of the run file's journal (the file beside it), in the order written."""
+    file = Path(journal_path(run_path))
+    if not file.exists():
+        return []
+    return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -9,9 +9,7 @@ behind them were in the box: `/007` enter `y` filtered by "007y", `abc` backspac
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,14 +17,7 @@ from ragdiag_tui.core.output.export import default_export_path
 from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import create_app
 
-from .helpers import SIZE, burst, loaded, wait_until
-
-
-def journal(path: Path) -> list[dict[str, Any]]:
-    file = Path(journal_path(path))
-    if not file.exists():
-        return []
-    return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+from .helpers import SIZE, burst, journal_entries, loaded, wait_until
 
 
 async def test_keys_typed_after_enter_in_the_filter_act_on_the_runs(demo_path: Path) -> None:
@@ -34,9 +25,9 @@ async def test_keys_typed_after_enter_in_the_filter_act_on_the_runs(demo_path: P
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         burst(app, "slash", "0", "0", "7", "enter", "y", "j", "n")
-        await wait_until(pilot, lambda: len(journal(demo_path)) >= 2, "two labels")
+        await wait_until(pilot, lambda: len(journal_entries(demo_path)) >= 2, "two labels")
         assert screen.search == "007"
-        labels = [(entry["run"], entry["label"]) for entry in journal(demo_path)]
+        labels = [(entry["run"], entry["label"]) for entry in journal_entries(demo_path)]
         assert labels == [("run-0007", True), ("run-0070", False)]
         assert screen.focused is screen.table
 
@@ -57,8 +48,8 @@ async def test_the_notes_editing_keys_act_in_the_order_typed(demo_path: Path) ->
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         burst(app, "c", "a", "b", "c", "backspace", "d", "left", "x", "ctrl+s", "y")
-        await wait_until(pilot, lambda: len(journal(demo_path)) >= 2, "the note, then the label")
-        saved = [(entry["run"], entry["note"], entry["label"]) for entry in journal(demo_path)]
+        await wait_until(pilot, lambda: len(journal_entries(demo_path)) >= 2, "the note, then the label")
+        saved = [(entry["run"], entry["note"], entry["label"]) for entry in journal_entries(demo_path)]
         assert saved == [("run-0001", "abxd", None), ("run-0001", "abxd", True)]
 
 
@@ -70,8 +61,9 @@ async def test_keys_typed_after_enter_in_the_export_dialog_act_on_the_runs(
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         burst(app, "e", "enter", "j", "y")  # export to the path offered, then label the second run
-        await wait_until(pilot, lambda: journal(demo_path), "the label")
-        assert [(entry["run"], entry["label"]) for entry in journal(demo_path)] == [("run-0002", True)]
+        await wait_until(pilot, lambda: journal_entries(demo_path), "the label")
+        labels = [(entry["run"], entry["label"]) for entry in journal_entries(demo_path)]
+        assert labels == [("run-0002", True)]
         exported = Path(default_export_path(demo_path, "jsonl"))
         assert exported.exists()
         written = {demo_path.name, Path(journal_path(demo_path)).name, exported.name}

@@ -19,13 +19,12 @@ from typing import Any
 import pytest
 from textual.message import Message
 
-from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.core.runs.store import ANNOUNCE_FIRST
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.review import loading
 from ragdiag_tui.ui.screens.review.run_loader import RowsArrived, RunsLoaded
 
-from .helpers import SIZE, burst, loaded, record_notifications, table, wait_until
+from .helpers import SIZE, burst, journal_entries, loaded, record_notifications, table, wait_until
 
 STALL_LIMIT = 60.0  # seconds a held-back loader waits at most (the test lets it go long before)
 
@@ -66,11 +65,7 @@ def held_load(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Callable[[M
 
 def journal(path: Path) -> list[tuple[str, Any]]:
     """(run, label) of every entry of the run file's journal, in the order written."""
-    file = Path(journal_path(path))
-    if not file.exists():
-        return []
-    entries = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [(entry["run"], entry["label"]) for entry in entries]
+    return [(entry["run"], entry["label"]) for entry in journal_entries(path)]
 
 
 async def test_keys_typed_before_the_first_runs_arrive_are_replayed_in_order(
