@@ -68,3 +68,13 @@ async def test_keys_typed_after_enter_in_the_export_dialog_act_on_the_runs(
         assert exported.exists()
         written = {demo_path.name, Path(journal_path(demo_path)).name, exported.name}
         assert {path.name for path in demo_path.parent.iterdir()} == written  # no "jy"
+
+
+async def test_keys_typed_after_escape_in_the_note_act_on_the_run(demo_path: Path) -> None:
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        burst(app, "c", "a", "b", "escape", "y")  # a note begun and dropped, then the label
+        await wait_until(pilot, lambda: journal_entries(demo_path), "the label")
+        saved = [(entry["run"], entry["note"], entry["label"]) for entry in journal_entries(demo_path)]
+        assert saved == [("run-0001", "", True)]
