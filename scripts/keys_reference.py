@@ -29,7 +29,9 @@ HEADER = """\
 
 In the app, `?` shows this table; `ctrl+p` opens the command palette, which offers every action
 by name. The reason tags are the default set for lucky answers; `--tags FILE` replaces them, and
-the help screen then lists the set in force. How each key's work looks on screen:
+the help screen then lists the set in force. Keys may be typed ahead, even while the file loads:
+none is dropped, and each acts in the order typed ([typing ahead](screen.md)). How each key's work
+looks on screen:
 [the screen](screen.md), [spot-checks](spot-checks.md), [team review](team.md),
 [against a baseline](baseline.md).
 """

@@ -101,3 +101,19 @@ def test_keys_typed_after_ctrl_s_reach_the_run_not_the_note(terminal: Terminal, 
         ("run-0", "note", None),
         ("run-0", "note", True),
     ], entries
+
+
+def test_keys_typed_at_launch_act_once_the_runs_are_in(tmp_path: Path) -> None:
+    # Launched and typed at once, as from a shell: the keys wait in the terminal while the app
+    # starts, and reach it before the review screen has a row (they were lost).
+    path = write_runs(tmp_path)
+    term = Terminal("runs.jsonl", "--reviewer", "typist", cwd=tmp_path)
+    try:
+        term.press(b"jjyjn")
+        term.wait_for(lambda: len(journal_lines(path)) >= 2)
+        assert [(entry["run"], entry["label"]) for entry in journal_lines(path)] == [
+            ("run-2", True),
+            ("run-3", False),
+        ]
+    finally:
+        term.kill()

@@ -4,16 +4,19 @@ how to wait for a load, and how to read what the app shows, through public API o
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.segment import Segment
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 from textual.strip import Strip
 
+from ragdiag_tui.core.review.journal import journal_path
 from ragdiag_tui.ui.app import RagdiagApp
 from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
@@ -155,3 +158,23 @@ def record_notifications(app: App[Any]) -> list[tuple[str, str]]:
 
     app.notify = recording  # type: ignore[method-assign]
     return seen
+
+
+KEY_CHARACTERS = {"space": " ", "enter": "\r", "backspace": "\x7f", "escape": "\x1b"}
+
+
+def burst(app: App[Any], *keys: str) -> None:
+    """Send `keys` as a fast typist's burst (or a paste) reaches the app: all read before any
+    is handled (`Pilot.press` waits for each key to be handled before it sends the next)."""
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else KEY_CHARACTERS.get(key))
+        event.set_sender(app)  # as the terminal driver sends them
+        app.post_message(event)
+
+
+def journal_entries(run_path: Path) -> list[dict[str, Any]]:
+    """Every entry of the run file's journal (the file beside it), in the order written."""
+    file = Path(journal_path(run_path))
+    if not file.exists():
+        return []
+    return [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]

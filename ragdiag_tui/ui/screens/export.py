@@ -31,6 +31,7 @@ from ...core.output.export import (
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
 from ..typeahead import focus_now
+from ..widgets.text_keys import InOrderInput
 from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"), ("parquet", "Parquet"))
@@ -68,7 +69,8 @@ class ExportDialog(ModalScreen[str | None]):
             yield Static("Export runs", classes="dialog-title", markup=False)
             with Horizontal(classes="form-row"):
                 yield Label("File", classes="form-label")
-                yield Input(default_export_path(self.store.path, self.fmt), id="export-path", compact=True)
+                path = default_export_path(self.store.path, self.fmt)
+                yield InOrderInput(path, id="export-path", compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Format", classes="form-label")
                 with RadioSet(id="export-format", compact=True):
@@ -147,7 +149,11 @@ class ExportDialog(ModalScreen[str | None]):
             return
         self._start(path)
 
+    working = False
+    """An export is being written (the keys typed after enter wait for it: ui/typeahead.py)."""
+
     def _start(self, path: str) -> None:
+        self.working = True
         rows = {"all": None, "filter": self.shown, "reviewed": self.reviewed_rows()}[self.scope]
         self.query_one("#export-error", Static).update(f"Writing {visible(os.path.basename(path))}…")
         bar = self.query_one("#export-progress", ProgressBar)
@@ -174,6 +180,7 @@ class ExportDialog(ModalScreen[str | None]):
         self.app.call_from_thread(self.dismiss, f"Exported {count:,} {runs} to {visible(path)}")
 
     def _failed(self, reason: str) -> None:
+        self.working = False
         self.query_one("#export-progress").display = False
         for button in self.query(Button):
             button.disabled = False

@@ -21,6 +21,7 @@ from textual.widgets import Button, Static, TextArea
 
 from ...core.common.text import visible
 from ..typeahead import focus_now
+from ..widgets.text_keys import run_own_binding
 
 EDIT_LINES = 1_000
 """A note of more lines than this is replaced, not edited in place."""
@@ -32,9 +33,10 @@ class NoteArea(TextArea):
     """The note's text area. ctrl+s saves here, in the order the keys were typed: left to
     bubble up to the dialog's binding, it would be handled after the keys typed behind it,
     which the area would take as text ("note" ctrl+s "y" saved as "notey"). A key that
-    comes after the save is held (`Typeahead`) until the screen below has focus."""
+    comes after the save (or after escape) is held (`Typeahead`) until the screen below has
+    focus. The area's own keys (backspace, the arrows) act here too, in turn (text_keys.py)."""
 
-    saved = False
+    saved = False  # or cancelled: the dialog is closing
 
     async def _on_key(self, event: events.Key) -> None:
         if self.saved:
@@ -46,7 +48,11 @@ class NoteArea(TextArea):
             self.saved = True
             self.screen.action_save()  # type: ignore[attr-defined]
             return
-        await super()._on_key(event)
+        if event.key == "escape":
+            self.saved = True  # the dialog's binding cancels it
+            return
+        if not await run_own_binding(self, event):
+            await super()._on_key(event)
 
 
 def too_long_to_edit(note: str) -> bool:

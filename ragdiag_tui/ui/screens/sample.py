@@ -36,6 +36,7 @@ from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
 from ..typeahead import focus_now
+from ..widgets.text_keys import InOrderInput
 
 SEED_RANGE = 1_000_000  # a fresh seed is a number short enough to write down
 
@@ -73,17 +74,17 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
             )
             with Horizontal(classes="form-row"):
                 yield Static("Size", classes="form-label", markup=False)
-                yield Input(str(min(50, self.population)), id="sample-size", compact=True)
+                yield InOrderInput(str(min(50, self.population)), id="sample-size", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Margin", classes="form-label", markup=False)
-                yield Input("0.05", id="sample-margin", compact=True)
+                yield InOrderInput("0.05", id="sample-margin", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Seed", classes="form-label", markup=False)
                 seed = random.SystemRandom().randrange(1, SEED_RANGE)
-                yield Input(str(seed), id="sample-seed", compact=True)
+                yield InOrderInput(str(seed), id="sample-seed", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Name", classes="form-label", markup=False)
-                yield Input(
+                yield InOrderInput(
                     placeholder=default_name(self.view, min(50, self.population)),
                     id="sample-name",
                     compact=True,
@@ -143,6 +144,11 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
             self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
             return
         self._start_draw(name, seed, rows, count)
+
+    @property
+    def working(self) -> bool:
+        """A draw is under way (the keys typed after enter wait for it: ui/typeahead.py)."""
+        return self.drawing is not None
 
     def _start_draw(self, name: str, seed: int, rows: list[int], count: int) -> None:
         self.drawing = (name, seed, len(rows))

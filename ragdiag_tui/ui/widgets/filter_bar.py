@@ -13,6 +13,15 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from ...core.common.text import visible
+from .text_keys import InOrderInput
+
+
+class QueryInput(InOrderInput):
+    """The filter box. Enter and escape leave it: the keys typed after them wait until the
+    screen has moved focus on, and act on the runs ("/abc" enter "y" filtered by "abcy")."""
+
+    LEAVING_KEYS = ("enter", "escape")
+    HOLD_EVERY_KEY = True  # the screen moves focus at once: an arrow after enter moves in the runs
 
 
 class FilterBar(Horizontal):
@@ -39,7 +48,7 @@ class FilterBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(id="view-key", markup=False)
         yield Static(id="view-name", markup=False)
-        yield Input(
+        yield QueryInput(
             placeholder="/ to filter: text, field:value, is:unreviewed",
             id="query",
             compact=True,

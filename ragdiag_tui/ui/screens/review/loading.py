@@ -11,7 +11,9 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
 from ....core.common.text import plural
+from ...typeahead import wake
 from .host import WorkerHost
+from .load_gate import GateHost, LoadGate
 from .run_loader import load_runs
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ NOTICE_SECONDS = 20  # how long the journal's warnings stay up
 UNMAPPED_SECONDS = 60  # how long "no run has the rule's fields" stays up: it says what to type
 
 
-class LoadingHost(WorkerHost, Protocol):
+class LoadingHost(WorkerHost, GateHost, Protocol):
     """What loading uses of the review screen, beyond `WorkerHost`."""
 
     @property
@@ -44,7 +46,8 @@ class Loading:
     """Starts the load and shows its progress in a bar (`#load-status`) that goes once it ends.
 
     `index` and `showing` show the runs and their counts as they arrive;
-    `open_spot_check(name)` opens the spot-check the app was asked to open (`--spot-check`)."""
+    `open_spot_check(name)` opens the spot-check the app was asked to open (`--spot-check`).
+    `gate` holds the keys typed meanwhile until the runs they need are in (load_gate.py)."""
 
     def __init__(
         self,
@@ -59,6 +62,7 @@ class Loading:
         self.index = index
         self.showing = showing
         self.open_spot_check = open_spot_check
+        self.gate = LoadGate(screen)
         self.bar = ProgressBar(id="load-progress", show_eta=False)
         label = Static(f"Loading {os.path.basename(screen.store.path)}", id="load-label", markup=False)
         self.status = Horizontal(label, self.bar, id="load-status")
@@ -83,12 +87,14 @@ class Loading:
         if self.screen.review is None:
             self.index.arrived(event.count)
             self.showing.counts(loading=True)
+            wake(self.screen.app)  # keys typed ahead may have their runs now
 
     def loaded(self, event: RunsLoaded) -> None:
         """Every run is in (the screen has the review): the bar goes, the view is shown, and
         the reviewer is told what the journal says, and when no run has the rule's fields."""
         screen = self.screen
         self.status.display = False
+        self.gate.ended()
         unmapped = event.unmapped
         screen.table.empty_message = (
             "No runs match this view and filter."
@@ -110,10 +116,13 @@ class Loading:
             )
         for message, options in journal_notices(event.review, event.problems):
             screen.tell(message, **options)
+        wake(screen.app)  # the keys typed ahead, in order
 
     def failed(self, event: LoadFailed) -> None:
         screen = self.screen
         self.status.display = False
+        self.gate.ended()
+        wake(screen.app)
         screen.table.empty_message = event.reason
         screen.table.show_rows(screen.store, None, range(0))
         screen.tell(event.reason, title="Cannot open the run file", severity="error", timeout=30)

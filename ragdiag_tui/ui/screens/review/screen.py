@@ -90,6 +90,7 @@ class ReviewScreen(Screen[None]):
         self.documents = Documents(self)
         self.dialogs = Dialogs(self, self.index, self.showing)
         self.loader = Loading(self, options, self.index, self.showing, self.spot_checking.open)
+        self.key_gate = self.loader.gate  # keys typed while the runs load wait for them (load_gate.py)
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")

@@ -1,0 +1,54 @@
+"""Text boxes whose own keys act in the order typed.
+
+A text box takes a printable key itself, as the key comes; its other keys (enter,
+backspace, the arrows: its bindings) act only once the key has bubbled up to the app,
+after the keys typed behind it have reached the box. Typed in one burst, `abc` backspace
+`d` would read "abc" (the d typed, then the c deleted), and a filter `/abc` enter `y` would
+filter by "abcy". Here a key bound on the box itself runs its action in the box, in turn.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Input
+
+
+async def run_own_binding(widget: Widget, event: events.Key) -> bool:
+    """Run the action `event` is bound to if `widget` itself binds it (True: run, the key stopped)."""
+    active = widget.screen.active_bindings.get(event.key)
+    if active is None or active.node is not widget:
+        return False
+    event.prevent_default()
+    event.stop()
+    await widget.run_action(active.binding.action)
+    return True
+
+
+class InOrderInput(Input):
+    """An `Input` whose own bindings act in the order the keys were typed.
+
+    Enter (or another of `LEAVING_KEYS`) hands the box's text on (a filter, an export's
+    path): the keys typed after it are held (by the app's typeahead) until focus has left
+    the box, so that they are not taken as more text (`e` enter `jy` exported to "jy").
+    Should the focus stay (a dialog that says what is wrong), the box takes them after all.
+    A dialog at work on what enter started says so in its `working` (see ui/typeahead.py).
+    Only the keys that would be text wait, unless `HOLD_EVERY_KEY`: the dialog's own keys
+    (escape cancels a draw under way) still act."""
+
+    LEAVING_KEYS: tuple[str, ...] = ("enter",)
+    HOLD_EVERY_KEY = False
+    leaving = False
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.leaving and (event.is_printable or self.HOLD_EVERY_KEY):
+            typeahead = getattr(self.app, "typeahead", None)
+            if typeahead is not None and typeahead.hold(event, away_from=self):
+                return
+            self.leaving = False  # the focus stayed here: the keys are the box's
+        if event.key in self.LEAVING_KEYS:
+            self.leaving = True
+        await run_own_binding(self, event)  # else Input's own handler takes it next, as always
+
+    def on_focus(self) -> None:
+        self.leaving = False
