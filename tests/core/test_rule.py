@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragdiag_tui import InvalidRun, diagnose
+from ragdiag_tui.core.runs.rule import missing_ids
 
 from .conftest import seed_cases_path
 
@@ -360,6 +361,14 @@ def test_missing_order_matches_javascript_sort_for_any_text(ids: list[str]) -> N
         return
     expected = sorted(set(ids), key=functools.cmp_to_key(js_compare))
     assert got == {"stage": "retrieval", "missing": expected}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ID, max_size=20), st.lists(ID, max_size=20))
+def test_missing_ids_are_one_answer_through_lists_or_sets(required: list[str], context: list[str]) -> None:
+    """A few IDs are looked through in their lists, more put in sets (`rule.SCAN_MOST`)."""
+    expected = sorted(set(required) - set(context), key=functools.cmp_to_key(js_compare))
+    assert missing_ids(required, context) == expected
 
 
 def test_restatement_sorts_as_node_does_on_a_known_case() -> None:

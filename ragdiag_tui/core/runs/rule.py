@@ -70,8 +70,14 @@ def check_id_list(run: Mapping[str, Any], field: str) -> list[str] | None:
     return value
 
 
+SCAN_MOST = 64  # required x supplied IDs up to which a look through the lists beats two sets
+
+
 def missing_ids(required: list[str], context: list[str]) -> list[str]:
     """Distinct required IDs absent from context, in the reference's order."""
+    if len(required) * len(context) <= SCAN_MOST:  # most runs: a few IDs each, no set built
+        absent = [doc for doc in required if doc not in context]
+        return js_sorted(set(absent)) if len(absent) > 1 else absent
     missing = set(required).difference(context)
     return js_sorted(missing) if missing else []
 
