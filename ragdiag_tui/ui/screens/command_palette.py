@@ -10,13 +10,11 @@ the screen below in order. Everything else (mouse, arrows, escape, the look) is 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from textual import on
+from textual.app import ComposeResult
 from textual.command import CommandInput, CommandPalette
-from textual.widget import Widget
 from textual.widgets import Input
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from ..widgets.text_keys import InOrderInput
 
@@ -43,7 +41,7 @@ class TypedAheadPalette(CommandPalette):
         palette (the typeahead holds the keys typed after it meanwhile)."""
         return self._enter_waits
 
-    def compose(self) -> Iterable[Widget]:
+    def compose(self) -> ComposeResult:
         for widget in super().compose():
             if type(widget) is CommandInput:
                 widget = PaletteInput(placeholder=widget.placeholder, select_on_focus=False)
@@ -62,7 +60,12 @@ class TypedAheadPalette(CommandPalette):
             self._enter_waits = True
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if self._enter_waits and event.worker is self._search and event.worker.is_finished:
-            # A match is highlighted (the top one) and the enter picks it; nothing found: the palette stays.
-            self._enter_waits = self._list_visible
-            self._select_or_command()
+        search = event.worker
+        if not self._enter_waits or search is not self._search or not search.is_finished:
+            return
+        if search.state is not WorkerState.SUCCESS:
+            self._enter_waits = False  # cancelled: a click picked a command, or closed the palette
+            return
+        # The top match is highlighted and the enter picks it; nothing found: the palette stays open.
+        self._enter_waits = self._list_visible
+        self._select_or_command()
