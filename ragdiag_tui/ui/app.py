@@ -13,6 +13,7 @@ from ..core.review.state import ReviewOptions
 from ..core.review.tags import DEFAULT_TAGS, Tag
 from ..core.runs.corpus import DocsSource
 from ..core.runs.mapping import FieldMap
+from .screens.command_palette import TypedAheadPalette
 from .screens.review.screen import ReviewScreen
 from .typeahead import Typeahead
 
@@ -56,6 +57,11 @@ class RagdiagApp(App[int]):
     @property
     def review_screen(self) -> ReviewScreen:
         return next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
+
+    def action_command_palette(self) -> None:
+        """Show the command palette (Textual's, with enter acting on the text typed before it)."""
+        if self.use_command_palette and not TypedAheadPalette.is_open(self):
+            self.push_screen(TypedAheadPalette())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):

@@ -117,3 +117,16 @@ def test_keys_typed_at_launch_act_once_the_runs_are_in(tmp_path: Path) -> None:
         ]
     finally:
         term.kill()
+
+
+def test_a_burst_through_the_command_palette_runs_the_command_typed_then_acts_on_the_runs(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    path = tmp_path / "runs.jsonl"
+    terminal.press(b"\x10correct\rjn")  # ctrl+p, the command, enter, then the next run labelled incorrect
+    terminal.wait_for(lambda: len(journal_lines(path)) >= 2)
+    # enter picked what the search before had highlighted, and "jn" went into the palette
+    assert [(entry["run"], entry["label"]) for entry in journal_lines(path)] == [
+        ("run-0", True),
+        ("run-1", False),
+    ]

@@ -15,13 +15,17 @@ from textual.widgets import Input
 
 
 async def run_own_binding(widget: Widget, event: events.Key) -> bool:
-    """Run the action `event` is bound to if `widget` itself binds it (True: run, the key stopped)."""
+    """Run the action `event` is bound to if `widget` itself binds it (True: run, the key stopped).
+
+    An action that declines (`SkipAction`: an `Input`'s inherited `scroll_down`) leaves the key
+    to go on to the bindings above, as Textual's own binding lookup does (the palette's `down`)."""
     active = widget.screen.active_bindings.get(event.key)
     if active is None or active.node is not widget:
         return False
+    if not await widget.app.run_action(active.binding.action, widget):
+        return False
     event.prevent_default()
     event.stop()
-    await widget.run_action(active.binding.action)
     return True
 
 
