@@ -24,12 +24,14 @@ lists: much faster to write than a pickle) and those, and the runs' text
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import pickle
-import select
 import struct
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -38,12 +40,14 @@ import msgspec
 SPLIT_MIN = 64 * 2**20
 """Bytes a file must have for a second process to be worth its start (about 0.15 s)."""
 
-CHILD_SHARE = 0.5
+CHILD_SHARE = 0.42
 """The part of the file's bytes the child reads: the end of the file from there."""
 
 LINE_END_SEARCH = 1 << 20
 """Bytes searched for a line end after the cut; a longer line there: no split."""
 
+PIPE_SIZE = 1 << 20  # bytes the pipe from the child holds: the runs' text comes in fewer reads
+READ_SIZE = 1 << 20  # bytes asked of the pipe at a time
 WAIT_STEP = 0.25  # seconds between asking `keep_going` while waiting for the child
 SWITCH = "RAGDIAG_SPLIT_READ"  # "0" in the environment: read every file in one process
 
@@ -96,6 +100,9 @@ class Part:
         self.done = 0  # bytes the child says it has read
         self.process: subprocess.Popen[bytes] | None = None
         self._fd = -1
+        self._drainer: threading.Thread | None = None
+        self._arrived = threading.Condition()
+        self._incoming: list[bytes] = []  # what the drainer read, not yet taken (b"" at the end)
         self._pending = bytearray()
         self._eof = False
 
@@ -108,7 +115,8 @@ class Part:
         except OSError:
             self._eof = True
             return
-        os.set_blocking(self._fd, False)
+        self._drainer = threading.Thread(target=self._drain, name="split-read", daemon=True)
+        self._drainer.start()
 
     def _open(self) -> int:
         """Start the child; the end of its output this process reads."""
@@ -118,29 +126,45 @@ class Part:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
-        return self.process.stdout.fileno()  # type: ignore[union-attr]
+        fd = self.process.stdout.fileno()  # type: ignore[union-attr]
+        with contextlib.suppress(OSError, AttributeError):  # fewer, larger reads (Linux only)
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+        return fd
 
     # -- reading the pipe ---------------------------------------------------
 
-    def _fill(self) -> bool:
-        """Read what the pipe holds now; False once it is closed (or was never open)."""
-        if self._fd < 0:
-            self._eof = True
-            return False
-        try:
-            data = os.read(self._fd, 1 << 20)
-        except BlockingIOError:
-            return True
-        if not data:
-            self._eof = True
-            return False
-        self._pending += data
-        return True
+    def _drain(self) -> None:
+        """In a thread of its own: the child's output as it comes, so a child done before
+        this process sends its columns meanwhile (a read holds no lock the loading needs)."""
+        while True:
+            try:
+                data = os.read(self._fd, READ_SIZE)
+            except OSError:
+                data = b""
+            with self._arrived:
+                self._incoming.append(data)
+                self._arrived.notify_all()
+            if not data:
+                return
+
+    def _take(self, timeout: float | None = None) -> bool:
+        """Move what the drainer read into `_pending`, waiting up to `timeout` seconds for
+        something if nothing is there; whether anything (or the end) came."""
+        with self._arrived:
+            if timeout and not self._incoming and self._drainer is not None:
+                self._arrived.wait(timeout)
+            chunks, self._incoming = self._incoming, []
+        for data in chunks:
+            if data:
+                self._pending += data
+            else:
+                self._eof = True
+        return bool(chunks)
 
     def poll(self) -> None:
         """Take in the child's progress so far, without waiting."""
-        while self._fill() and self._progress_frames():
-            pass
+        self._take()
+        self._progress_frames()
 
     def _progress_frames(self) -> bool:
         """Consume whole progress frames; True if any was taken."""
@@ -152,21 +176,16 @@ class Part:
         return taken > 0
 
     def _read_exactly(self, size: int, keep_going: Callable[[], bool]) -> bytes | None:
+        """The next `size` bytes; None if the output ends first or `keep_going` says stop."""
         while len(self._pending) < size:
-            if self._eof or not self._wait(keep_going):
+            if self._eof or self._drainer is None:
                 return None
-        data = bytes(self._pending[:size])
+            if not self._take(WAIT_STEP) and not keep_going():
+                return None
+        with memoryview(self._pending) as pending:
+            data = bytes(pending[:size])  # one copy, not a slice's and then its bytes'
         del self._pending[:size]
         return data
-
-    def _wait(self, keep_going: Callable[[], bool]) -> bool:
-        """Wait for more of the pipe; False if it closed or `keep_going` says stop."""
-        while True:
-            ready, _, _ = select.select([self._fd], [], [], WAIT_STEP)
-            if ready:
-                return self._fill()
-            if not keep_going():
-                return False
 
     # -- the result ---------------------------------------------------------
 
@@ -201,38 +220,47 @@ class Part:
 
     def read_text(self, into: bytearray, size: int) -> bool:
         """Append the `size` bytes of the runs' text the child sends after its columns;
-        False if the pipe closed before all of it came (`into` then holds part of it)."""
-        start = len(into)
-        taken = min(size, len(self._pending))
-        into += self._pending[:taken]
-        del self._pending[:taken]
-        into.extend(bytes(size - taken))
-        view = memoryview(into)[start + taken :]
-        os.set_blocking(self._fd, True)
-        try:
-            while view:
-                count = os.readv(self._fd, [view])
-                if count == 0:
-                    return False
-                view = view[count:]
-        except OSError:
-            return False
-        finally:
-            view.release()
-        return True
+        False if its output ended before all of it came (`into` then holds part of it)."""
+        left = size
+        while True:
+            taken = min(left, len(self._pending))
+            into += self._pending[:taken]
+            del self._pending[:taken]
+            left -= taken
+            if not left:
+                return True
+            if self._eof or self._drainer is None:
+                return False
+            with self._arrived:
+                while not self._incoming:
+                    self._arrived.wait()
+                chunks, self._incoming = self._incoming, []
+            for data in chunks:  # straight into `into`, the rest to `_pending`
+                if not data:
+                    self._eof = True
+                elif left and not self._pending:
+                    piece = memoryview(data)
+                    into += piece[:left]
+                    self._pending += piece[left:]
+                    left -= min(left, len(data))
+                else:
+                    self._pending += data
 
     def close(self) -> None:
         """Stop the child if it still runs, and reap it."""
         if self._fd < 0:
             return
         process, fd, self._fd = self.process, self._fd, -1
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+        if self._drainer is not None:
+            self._drainer.join()  # at the end of the output: the child is gone
         if process is None:
             os.close(fd)
-            return
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        process.stdout.close()  # type: ignore[union-attr]
+        else:
+            process.stdout.close()  # type: ignore[union-attr]
 
 
 def join(part: Part, sink: SplitSink, seen: dict[str, int], line: int, position: int) -> bool:
