@@ -13,11 +13,9 @@ from hypothesis import strategies as st
 
 from ragdiag_tui.core.analysis.agreement import agreement, format_agreement
 
-# The references come with the `test` extra; a venv made before they joined it
-# skips here until `pip install -e ".[test]"` is run again.
-np = pytest.importorskip("numpy")
-reference_alpha = pytest.importorskip("krippendorff").alpha
-cohen_kappa_score = pytest.importorskip("sklearn.metrics").cohen_kappa_score
+from .references import NEEDS_AGREEMENT_REFERENCES, REFERENCES, cohen_kappa_score, krippendorff_alpha
+
+pytestmark = [REFERENCES, NEEDS_AGREEMENT_REFERENCES]
 
 Runs = list[tuple[dict[str, bool], bool | None]]
 
@@ -30,6 +28,8 @@ def reference_kappa(first: list[bool], second: list[bool]) -> float | None:
 
 
 def reference_krippendorff(runs: Runs) -> float | None:
+    import numpy as np
+
     names = sorted({name for labels, _ in runs for name in labels})
     if not runs or not names:
         return None
@@ -40,7 +40,7 @@ def reference_krippendorff(runs: Runs) -> float | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            value = reference_alpha(
+            value = krippendorff_alpha(
                 reliability_data=data, level_of_measurement="nominal", value_domain=[0, 1]
             )
     except (ValueError, ZeroDivisionError):

@@ -15,7 +15,9 @@ from ragdiag_tui.core.review.records import Entry
 from ragdiag_tui.core.review.reviewlog import open_log
 from ragdiag_tui.core.review.state import open_review
 
-cohen_kappa_score = pytest.importorskip("sklearn.metrics").cohen_kappa_score
+from .references import NEEDS_AGREEMENT_REFERENCES, REFERENCES, cohen_kappa_score
+
+pytestmark = [REFERENCES, NEEDS_AGREEMENT_REFERENCES]
 
 WriteRuns = Callable[..., Path]
 

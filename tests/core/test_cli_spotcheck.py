@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.review.state import open_review
+
+from .references import REFERENCES, proportion_confint
 
 WriteRuns = Callable[..., Path]
 
@@ -360,6 +361,7 @@ def test_stats_json_reports_each_spot_check(
     assert "Answer is actually wrong (answer-wrong): 1 of 3" in text
 
 
+@REFERENCES
 def test_stats_and_export_count_a_conflict_apart_and_its_tags_nowhere(
     capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
 ) -> None:

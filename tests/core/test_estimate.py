@@ -7,7 +7,6 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.core.analysis.estimate import (
     Interval,
@@ -17,6 +16,10 @@ from ragdiag_tui.core.analysis.estimate import (
     margin_problem,
     wilson,
 )
+
+from .references import REFERENCES, proportion_confint
+
+pytestmark = REFERENCES
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (0, 10), (1, 10), (12, 50), (50, 50), (7, 190), (333, 1000)])

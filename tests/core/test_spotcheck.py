@@ -6,12 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from statsmodels.stats.proportion import proportion_confint
 
 from ragdiag_tui.core.analysis.spotcheck import format_spot_checks, spot_check_report, spot_check_reports
 from ragdiag_tui.core.review.records import ADJUDICATION, Entry, SpotCheck, utc_now
 from ragdiag_tui.core.review.state import Review, open_review
 from ragdiag_tui.core.review.tags import DEFAULT_TAGS, Tag
+
+from .references import REFERENCES, proportion_confint
+
+pytestmark = REFERENCES
 
 WriteRuns = Callable[..., Path]
 POPULATION = 40
