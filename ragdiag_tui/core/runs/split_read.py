@@ -25,7 +25,6 @@ lists: much faster to write than a pickle) and those, and the runs' text
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import pickle
 import struct
@@ -76,7 +75,7 @@ def cores() -> int:
 def cut_for(fd: int, total: int, start: int) -> int | None:
     """Where the child's part begins: just after the first line end past the share,
     or None when the file is too small, the machine has one core, or it is switched off."""
-    if total < SPLIT_MIN or os.environ.get(SWITCH) == "0" or cores() < 2 or not hasattr(os, "readv"):
+    if total < SPLIT_MIN or os.environ.get(SWITCH) == "0" or cores() < 2 or not hasattr(os, "pread"):
         return None
     at = max(int(total * (1 - CHILD_SHARE)), start)
     found = os.pread(fd, LINE_END_SEARCH, at).find(b"\n")
@@ -127,7 +126,9 @@ class Part:
             stderr=subprocess.DEVNULL,
         )
         fd = self.process.stdout.fileno()  # type: ignore[union-attr]
-        with contextlib.suppress(OSError, AttributeError):  # fewer, larger reads (Linux only)
+        with contextlib.suppress(OSError, AttributeError, ImportError):  # fewer, larger reads (Linux only)
+            import fcntl
+
             fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         return fd
 
