@@ -271,7 +271,7 @@ def test_stopping_while_the_child_reads_stops_it(tmp_path: Path, monkeypatch: py
             started.append(self)
 
     monkeypatch.setattr(split_read, "Part", Sleeping)
-    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    sleeper = [sys.executable, "-c", "import signal; signal.pause()"]  # a child that never sends
     monkeypatch.setattr(split_read, "child_command", lambda path, cut: sleeper)
     monkeypatch.setattr(split_read, "cut_for", cut_at(line_ends(path)[-3]))
     asked: list[int] = []

@@ -566,25 +566,22 @@ def _read_lines(
     """
     done = len(head)
     line = 0
-    for lines, size in line_chunks(handle, head, None if part is None else part.cut):
-        yield from builder.from_lines(lines, line)
-        line += len(lines)
-        if part is not None:
-            part.begin()  # once the first chunk, and so the first screenful, is in
-            part.poll()
-        if size:
-            done += size
-            if progress is not None:
-                progress(done + (part.done if part is not None else 0), total)
-    if part is not None:
-        host: split_read.SplitSink = builder.sink  # type: ignore[assignment]
-        if not split_read.join(part, host, builder.first_seen, line, builder.position):
-            for lines, size in line_chunks(handle, b""):
-                yield from builder.from_lines(lines, line)
-                line += len(lines)
+    chunks = line_chunks(handle, head, None if part is None else part.cut)
+    while True:
+        for lines, size in chunks:
+            yield from builder.from_lines(lines, line)
+            line += len(lines)
+            if part is not None:
+                part.begin()  # once the first chunk, and so the first screenful, is in
+                part.poll()
+            if size:
                 done += size
-                if size and progress is not None:
-                    progress(done, total)
+                if progress is not None:
+                    progress(done + (part.done if part is not None else 0), total)
+        host: split_read.SplitSink = builder.sink  # type: ignore[assignment]
+        if part is None or split_read.join(part, host, builder.first_seen, line, builder.position):
+            break
+        part, chunks = None, line_chunks(handle, b"")  # the child's rows refused: read them here
     if progress is not None:
         progress(total, total)
 

@@ -197,9 +197,8 @@ class Part:
             head = self._read_exactly(1, keep_going)
             if head is None:
                 return None
-            if head == b"p":
-                self._pending[:0] = head
-                if self._read_exactly(9, keep_going) is None:
+            if head == b"p":  # a progress frame still coming in: its count no longer matters
+                if self._read_exactly(_SIZE.size, keep_going) is None:
                     return None
                 continue
             if head != b"r":
