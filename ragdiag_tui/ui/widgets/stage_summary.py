@@ -93,7 +93,8 @@ class StageSummary(Static):
     def _lay_out(self) -> None:
         if not self._forms:
             return
-        width = self.content_region.width or 10_000
+        # Before its first layout (the runs may come first) it will span the screen.
+        width = self.content_region.width or max(self.app.size.width - self.styles.gutter.width, 1)
         for gap, form in self._forms:
             items = form + self._status
             if sum(item.cell_length for item in items) + len(gap) * (len(items) - 1) <= width:
@@ -110,6 +111,10 @@ class StageSummary(Static):
         # with every batch of rows while a file loads.
         same_height = line_count == self._line_count
         self._line_count = line_count
+        if not same_height:
+            # Its height is the lines laid out here, set rather than measured again: a
+            # text shown before the screen's first layout could leave a stale measure.
+            self.styles.height = line_count
         self.update(content, layout=not same_height)
 
 

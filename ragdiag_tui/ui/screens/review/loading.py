@@ -3,6 +3,8 @@ progress bar, and, once every run is in, the first view and the journal's word."
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,17 +16,19 @@ from ....core.common.text import plural
 from ...typeahead import wake
 from .host import WorkerHost
 from .load_gate import GateHost, LoadGate
-from .run_loader import load_runs
+from .run_loader import LoadFailed, RowsArrived, RunsLoaded, load_runs
 
 if TYPE_CHECKING:
     from textual import Logger
+    from textual.message import Message
 
     from ....core.review.state import Review, ReviewOptions
     from .run_index import RunIndex
-    from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded
+    from .run_loader import LoadProgressed
     from .showing import Showing
 
 LISTED_ORPHANS = 5  # run ids named in the notice of journal entries for runs not in the file
+FIRST_ROWS_WAIT = 0.25  # seconds at most the screen waits for its first runs before it is first drawn
 NOTICE_SECONDS = 20  # how long the journal's warnings stay up
 UNMAPPED_SECONDS = 60  # how long "no run has the rule's fields" stays up: it says what to type
 
@@ -66,16 +70,45 @@ class Loading:
         self.bar = ProgressBar(id="load-progress", show_eta=False)
         label = Static(f"Loading {os.path.basename(screen.store.path)}", id="load-label", markup=False)
         self.status = Horizontal(label, self.bar, id="load-status")
+        self.first_rows = 0  # the runs read when the screen is first drawn (see `start`)
 
-    def start(self) -> None:
-        """Fill the store in a worker; it posts `run_loader`'s messages to the screen."""
-        self.screen.run_worker(self._load, name="load", group="load", exclusive=True, thread=True)
+    async def start(self) -> None:
+        """Fill the store in a worker; it posts `run_loader`'s messages to the screen.
 
-    def _load(self) -> None:
+        Returns once the first screenful of runs is in (or the load ended, or
+        FIRST_ROWS_WAIT passed), with them in the table: the screen's first drawing shows
+        them. Drawing it empty first would cost a whole frame, and share the interpreter
+        with the reading, so the runs would show later."""
+        first, loop = asyncio.Event(), asyncio.get_running_loop()
+        self.screen.run_worker(
+            lambda: self._load(first, loop),
+            name="load",
+            group="load",
+            exclusive=True,
+            thread=True,
+        )
+        try:
+            await asyncio.wait_for(first.wait(), FIRST_ROWS_WAIT)
+        except TimeoutError:
+            return
+        if self.first_rows and self.screen.review is None:
+            self.index.arrived(self.first_rows)
+            self.showing.counts(loading=True)
+
+    def _load(self, first: asyncio.Event, loop: asyncio.AbstractEventLoop) -> None:
         from textual.worker import get_current_worker
 
         worker = get_current_worker()
-        load_runs(self.screen.store, self.options, self.screen.post_message, lambda: worker.is_cancelled)
+
+        def post(message: Message) -> None:
+            self.screen.post_message(message)
+            if isinstance(message, (RowsArrived, RunsLoaded, LoadFailed)) and not first.is_set():
+                if isinstance(message, RowsArrived):
+                    self.first_rows = message.count
+                with contextlib.suppress(RuntimeError):  # the app has already gone
+                    loop.call_soon_threadsafe(first.set)
+
+        load_runs(self.screen.store, self.options, post, lambda: worker.is_cancelled)
 
     def progressed(self, event: LoadProgressed) -> None:
         self.bar.update(total=max(event.total, 1), progress=event.done)

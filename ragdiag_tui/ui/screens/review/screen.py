@@ -130,11 +130,11 @@ class ReviewScreen(Screen[None]):
         """The rows the table shows, in its order (see run_index.py)."""
         return self.index.rows
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         focus_now(self.table)
         self.showing.counts()
         self.index.show_state()
-        self.loader.start()
+        await self.loader.start()
 
     # -- loading (see loading.py) ----------------------------------------------------
 

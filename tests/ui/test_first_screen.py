@@ -1,0 +1,73 @@
+"""The screen's first drawing: the runs already in it when they come fast, the loading bar
+when they do not (see `Loading.start`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ragdiag_tui.core.runs.store import ANNOUNCE_FIRST
+from ragdiag_tui.ui.app import create_app
+from ragdiag_tui.ui.screens.review import loading
+from ragdiag_tui.ui.screens.review.run_loader import RowsArrived
+from ragdiag_tui.ui.widgets.table.run_table import RunTable
+
+from .helpers import SIZE, loaded, table
+from .test_typeahead_loading import STALL_LIMIT, HeldLoad, held_load  # noqa: F401 (a fixture)
+
+
+def write_runs(path: Path, count: int) -> Path:
+    runs = ({"id": f"r{n}", "required": ["D"], "context": ["D"], "correct": True} for n in range(count))
+    path.write_text("".join(json.dumps(run) + "\n" for run in runs), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def first_drawn(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of rows the run table held each time it drew its first line."""
+    drawn: list[int] = []
+    real = RunTable.render_line
+
+    def render_line(self: RunTable, y: int):  # type: ignore[no-untyped-def]
+        if y == 0:
+            drawn.append(len(self.rows))
+        return real(self, y)
+
+    monkeypatch.setattr(RunTable, "render_line", render_line)
+    return drawn
+
+
+async def test_the_first_drawing_of_a_big_file_already_shows_its_first_runs(
+    tmp_path: Path, first_drawn: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # However slow the machine, the first screenful is read before the screen is drawn.
+    monkeypatch.setattr(loading, "FIRST_ROWS_WAIT", STALL_LIMIT, raising=False)
+    path = write_runs(tmp_path / "runs.jsonl", ANNOUNCE_FIRST + 100)
+    app = create_app(path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        # Not an empty table drawn first, then the runs: one frame fewer before they show.
+        assert first_drawn[0] >= ANNOUNCE_FIRST
+        assert "r0" in table(pilot).render_line(1).text
+
+
+async def test_a_file_slow_to_give_its_first_runs_is_drawn_loading_meanwhile(
+    tmp_path: Path,
+    first_drawn: list[int],
+    held_load: Callable[..., HeldLoad],  # noqa: F811
+) -> None:
+    path = write_runs(tmp_path / "runs.jsonl", ANNOUNCE_FIRST + 100)
+    load = held_load(lambda message: isinstance(message, RowsArrived))
+    app = create_app(path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        while not first_drawn:  # drawn without the runs: the screen does not wait for ever
+            await pilot.pause()
+        assert first_drawn[0] == 0
+        assert "Loading…" in table(pilot).render_line(1).text
+        assert pilot.app.screen.query_one("#load-status").display
+        load.go()
+        screen = await loaded(pilot)
+        assert len(screen.rows) == ANNOUNCE_FIRST + 100
