@@ -1,18 +1,21 @@
 """The screen's first drawing: the runs already in it when they come fast, the loading bar
-when they do not (see `Loading.start`)."""
+when they do not (see `Loading.start`); and what the loader tells the screen as rows come."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from textual.message import Message
 
+from ragdiag_tui.core.runs.loading import FileError
 from ragdiag_tui.core.runs.store import ANNOUNCE_FIRST
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.review import loading
-from ragdiag_tui.ui.screens.review.run_loader import RowsArrived
+from ragdiag_tui.ui.screens.review.run_loader import LoadFailed, RowsArrived, load_runs
 from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 from .helpers import SIZE, loaded, table
@@ -71,3 +74,26 @@ async def test_a_file_slow_to_give_its_first_runs_is_drawn_loading_meanwhile(
         load.go()
         screen = await loaded(pilot)
         assert len(screen.rows) == ANNOUNCE_FIRST + 100
+
+
+def test_the_loader_tells_the_screen_of_each_count_once() -> None:
+    """While another process reads the file's second part, the store asks again and again
+    whether the load is still wanted (`RunStore.still_wanted`), with the same count: the
+    screen is told of new rows only, not shown the same rows anew every time."""
+    told: list[Message] = []
+
+    class Options:
+        def open(self, *, store: Any, progress: Any, announce: Callable[[int], bool]) -> Any:
+            for rows in (ANNOUNCE_FIRST, ANNOUNCE_FIRST, ANNOUNCE_FIRST, 900, 900, 1200):
+                assert announce(rows)
+            raise FileError("stop here")
+
+    def post(message: Message) -> None:
+        if isinstance(message, RowsArrived) and message.painted is not None:
+            message.painted.set()
+        told.append(message)
+
+    load_runs(cast(Any, None), cast(Any, Options()), post, lambda: False)
+    counts = [message.count for message in told if isinstance(message, RowsArrived)]
+    assert counts == [ANNOUNCE_FIRST, 900, 1200]
+    assert isinstance(told[-1], LoadFailed)

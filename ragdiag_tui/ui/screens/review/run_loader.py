@@ -85,7 +85,13 @@ def load_runs(
             last_report = now
             post(LoadProgressed(done, total))
 
+    told = -1
+
     def announce(rows: int) -> bool:
+        nonlocal told
+        if rows == told:  # asked again while another process reads (`RunStore.still_wanted`)
+            return not cancelled()
+        told = rows
         if rows == ANNOUNCE_FIRST:
             # Hand the interpreter to the screen until it has drawn the first screenful:
             # loading on meanwhile would make the screen share it and draw later.
