@@ -3,18 +3,18 @@ starts, in the file's order.
 
 A corpus of tiny documents is mostly index (issue 22: opening any corpus should peak under
 ~3x its size), so the index keeps no Python object per document, only bytes and machine
-integers: about 40 bytes a document with an 11-character id, where a dict of the ids as
+integers: about 45 bytes a document with an 11-character id, where a dict of the ids as
 strings took 115.
 
 - The ids themselves, UTF-8, one after another in a byte buffer, with where each ends.
-- Each id's *tag*: the low 32 bits of its `hash`.
+- Each id's `hash` (its *tag*).
 - A hash table of 32-bit slots, open addressing with linear probing: a slot holds a row + 1
-  (a document's row is its place in the file's order), 0 when empty, and an id is looked for
-  from the slot its tag's remainder by the table's size names. A look-up hashes the id asked
-  for, probes from there and compares bytes only where the tags are equal (the same id, or one
-  in 2**32 not). The table is one block, sized for the documents the whole file is expected to
-  hold once a megabyte of it tells how long they are, so that it is rebuilt (from the tags) a
-  few times at most while a corpus opens.
+  (a document's row is its place in the file's order), 0 when empty; an id is looked for from
+  the slot its tag's remainder by the table's size names. A look-up hashes the id asked for,
+  probes from there and compares bytes only where the tags are equal. The table is one block,
+  sized for the documents the whole file is expected to hold once its first SAMPLE bytes tell
+  how long they are, so that it is rebuilt (from the tags) a few times at most while a corpus
+  opens; it is never more than MAX_LOAD full.
 - Each document's start, length and line as machine integers, in the narrowest type that
   holds them (widened when a document of 64 KiB or a file of 4 GiB needs it).
 - For a JSON corpus, a document's place in its array is its row plus the elements skipped
@@ -25,7 +25,8 @@ begins, so growing the index never copies it to a bigger block of memory (which 
 the old one free but still held by the process, about as much again).
 
 A run of documents is indexed at once (`add_run`): its ids are hashed, encoded and kept
-without a step of Python per document; only putting each row in the table is one.
+without a step of Python per document; only putting each row in the table is one. `DocRun`
+gathers documents read one at a time (CSV rows) into such runs.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class DocIndex:
 
     `size`: the file's size in bytes, from which the number of documents is foreseen (set it
     before the first document);
-    `hash_id`: the hash of an id (tests make ids collide with their own)."""
+    `hash_id`: the hash of an id, a signed 64-bit integer as `hash` gives (tests make ids
+    collide with their own)."""
 
     def __init__(self, size: int = 0, hash_id: Callable[[str], int] = hash) -> None:
         self.size = size
