@@ -187,16 +187,14 @@ class DocIndex:
     def _put(self, tags: list[int], first: int) -> int:
         """Put rows `first`, `first` + 1, ... (kept, their tags `tags`) in the table; how many
         were put before one whose id is there already (all of them when none is)."""
-        table, size, kept = self._table, len(self._table), self._tags
+        table, size, kept, id_of = self._table, len(self._table), self._tags, self._id
         rows = range(first + 1, first + 1 + len(tags))
         for row, slot in zip(rows, map(mod, tags, repeat(size)), strict=True):
             if table[slot]:  # probed here rather than in `_probe`, which is slower to call
                 tag = tags[row - 1 - first]
                 while taken := table[slot]:
                     taken -= 1
-                    if kept[taken >> CHUNK_BITS][taken % CHUNK] == tag and self._id(taken) == self._id(
-                        row - 1
-                    ):
+                    if kept[taken >> CHUNK_BITS][taken % CHUNK] == tag and id_of(taken) == id_of(row - 1):
                         return row - 1 - first
                     slot = (slot + 1) % size
             table[slot] = row
