@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,32 @@ def write_lines(path: Path, lines: list[str]) -> Path:
     return path
 
 
+def opened_twice(
+    path: Path, change: Callable[[pytest.MonkeyPatch], None], docs_map: dict[str, str] | None = None
+) -> list[Any]:
+    """What opening `path` gives (ids, warnings, every id's look-up and a few more, or the error),
+    as it is read, then with `change` made to how it is read (undone after: a Hypothesis test's
+    next example starts from the code as it is)."""
+    seen: list[Any] = []
+    for changed in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            if changed:
+                change(patch)
+            try:
+                docs = DocStore.open(path, docs_map)
+            except corpus.DocsError as exc:
+                seen.append(str(exc))
+                continue
+            seen.append((list(docs), docs.warnings, [docs.lookup(i) for i in [*docs, "D0", "x"]]))
+            docs.close()
+    return seen
+
+
+def one_at_a_time(patch: pytest.MonkeyPatch) -> None:
+    """As before runs: each document read one at a time indexed (or warned) as it is read."""
+    patch.setattr(DocRun, "add", lambda self, *document: self._one_by_one(*document))
+
+
 def test_first_last_and_duplicate_ids_of_a_big_json_lines_corpus(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_chunks: None
 ) -> None:
@@ -147,18 +174,22 @@ def test_json_lines_index_as_they_do_one_line_at_a_time(
         path = write_lines(Path(folder) / "docs.jsonl", lines)
         if bom:
             path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
-        seen = []
-        for one_by_one in (False, True):
-            if one_by_one:
-                monkeypatch.setattr(corpus, "line_ids", lambda rest: [next(rest, None)][:0])
-            try:
-                docs = DocStore.open(path)
-            except corpus.DocsError as exc:
-                seen.append(str(exc))
-                continue
-            seen.append((list(docs), docs.warnings, [docs.lookup(doc_id) for doc_id in docs]))
-            docs.close()
-        assert seen[0] == seen[1]
+        first, second = opened_twice(
+            path, lambda patch: patch.setattr(corpus, "line_ids", lambda rest: [next(rest, None)][:0])
+        )
+        assert first == second
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=json_lines, run=st.integers(1, 8))
+def test_json_lines_with_a_mapped_id_index_in_runs_as_they_do_one_at_a_time(
+    lines: list[str], run: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(corpus_index, "RUN", run)
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_lines(Path(folder) / "docs.jsonl", [line.replace('"id"', '"key"') for line in lines])
+        first, second = opened_twice(path, one_at_a_time, {"id": "key"})
+        assert first == second
 
 
 @pytest.mark.parametrize("suffix", ["jsonl", "json"])
@@ -281,8 +312,8 @@ def test_an_id_with_a_lone_surrogate_is_kept_as_it_is() -> None:
 
 csv_rows = st.lists(
     st.one_of(
-        st.builds(lambda n, text: f"D{n},{text}", st.integers(0, 20), st.sampled_from(["t", "", '"a,b"'])),
-        st.sampled_from(["", ",no id", "D1", '"D2",x', 'D3,"unclosed', "D4,\xff", "D5,a\rD6,b", "é,x"]),
+        st.builds(lambda n, text: f"D{n},{text}", st.integers(0, 6), st.sampled_from(["t", "", '"a,b"'])),
+        st.sampled_from(["", ",no id", "D1", '"D2",x', 'D3,"unclosed', "D4,\udcff", "D5,a\rD6,b", "é,x"]),
     ),
     max_size=50,
 )
@@ -298,18 +329,8 @@ def test_csv_rows_index_in_runs_as_they_do_one_at_a_time(
         path = Path(folder) / ("docs.tsv" if tsv else "docs.csv")
         text = "".join(row + "\n" for row in ["id,text", *rows])
         path.write_bytes((text.replace(",", "\t") if tsv else text).encode("utf-8", "surrogateescape"))
-        seen = []
-        for one_by_one in (False, True):
-            if one_by_one:  # as before runs: each row indexed (or warned) as it is read
-                monkeypatch.setattr(DocRun, "add", lambda self, *document: self._one_by_one(*document))
-            try:
-                docs = DocStore.open(path)
-            except corpus.DocsError as exc:
-                seen.append(str(exc))
-                continue
-            seen.append((list(docs), docs.warnings, [docs.lookup(doc_id) for doc_id in [*docs, "D0", "x"]]))
-            docs.close()
-        assert seen[0] == seen[1]
+        first, second = opened_twice(path, one_at_a_time)
+        assert first == second
 
 
 def test_warnings_of_rows_read_in_runs_keep_the_files_order(tmp_path: Path) -> None:
