@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -345,3 +346,14 @@ def test_warnings_of_rows_read_in_runs_keep_the_files_order(tmp_path: Path) -> N
         f"{path}, line 8: skipped (a quoted cell is never closed; read on from line 9)",
     ]
     assert list(docs) == ["a", "b", "c"] and docs.text("a") == "1"
+
+
+def test_a_store_let_go_is_freed_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text("id,text\na,1\na,2\n", encoding="utf-8")
+    docs = DocStore.open(path)
+    assert docs.warnings  # its runs told it of the duplicate
+    store, index = weakref.ref(docs), weakref.ref(docs._places)
+    docs.close()
+    del docs
+    assert store() is None and index() is None  # no cycle left for the garbage collector

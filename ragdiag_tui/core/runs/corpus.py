@@ -34,6 +34,7 @@ import json
 import os
 import re
 import stat
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -179,7 +180,9 @@ class DocStore:
         self.id_source = id_source
         self.text_source = text_source
         self._places = DocIndex()
-        self._run = DocRun(self._places, self._add)  # documents read one by one, indexed in runs
+        # Documents read one by one, indexed in runs; through a proxy, so that no cycle keeps a
+        # store (and its index) alive once let go.
+        self._run = DocRun(self._places, partial(DocStore._add, weakref.proxy(self)))
         self._texts: dict[str, Any] = {}  # JSON read whole: the parsed documents
         self._header: list[str] = []
         self._id_column = 0
