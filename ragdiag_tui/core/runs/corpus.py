@@ -34,6 +34,7 @@ import json
 import os
 import re
 import stat
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -43,7 +44,7 @@ from typing import Any
 import msgspec
 
 from ..common.jsonutil import decode
-from .corpus_index import DocIndex
+from .corpus_index import DocIndex, DocRun
 from .corpus_json import (
     ID_LIST,
     ID_ONLY,
@@ -179,6 +180,9 @@ class DocStore:
         self.id_source = id_source
         self.text_source = text_source
         self._places = DocIndex()
+        # Documents read one by one, indexed in runs; through a proxy, so that no cycle keeps a
+        # store (and its index) alive once let go.
+        self._run = DocRun(self._places, partial(DocStore._add, weakref.proxy(self)))
         self._texts: dict[str, Any] = {}  # JSON read whole: the parsed documents
         self._header: list[str] = []
         self._id_column = 0
@@ -196,6 +200,7 @@ class DocStore:
             store._fd = os.open(name, os.O_RDONLY)
             with open(name, "rb") as handle:
                 store._index(handle)
+                store._run.flush()
         except OSError as exc:
             store.close()
             raise DocsError(f"{name}: cannot read the corpus ({exc.strerror or exc})") from None
@@ -233,6 +238,7 @@ class DocStore:
 
     def _warn(self, line: int, message: str, unit: str = "line") -> None:
         """A document skipped: `unit` `line` says where (a JSON corpus counts documents)."""
+        self._run.flush()  # the documents before it first, as they come in the file
         self.skipped += 1
         if len(self.warnings) < MAX_WARNINGS:
             self.warnings.append(f"{self.path}, {unit} {line}: {message}")
@@ -248,6 +254,7 @@ class DocStore:
             self._warn(line, f"skipped (id {doc_id!r} already on line {first})")
 
     def _index(self, handle: io.BufferedReader) -> None:
+        self._places.size = os.fstat(handle.fileno()).st_size  # to foresee how many documents
         head = handle.read(4096)
         handle.seek(0)
         lower = self.path.lower()
@@ -295,7 +302,7 @@ class DocStore:
     def _index_lines(self, lines: list[bytes], before: int, offset: int) -> None:
         """Index JSON Lines one by one (`before` lines and `offset` bytes before them)."""
         fast = self.id_source == "id"
-        decode_id, decode_any, add = ID_ONLY.decode, _ANY.decode, self._places.add
+        decode_id, decode_any, add = ID_ONLY.decode, _ANY.decode, self._run.add
         for number, raw in enumerate(lines, start=before + 1):
             start, offset = offset, offset + len(raw)
             body = raw.strip()
@@ -314,8 +321,8 @@ class DocStore:
                 continue
             if fast and doc_id is None and b'"id"' not in body:
                 doc_id = _NOTHING
-            if not (isinstance(doc_id, str) and add(doc_id, start, offset, number)):
-                self._add(doc_id, start, offset, number)  # says why not
+            add(doc_id, start, offset, number)
+        self._run.flush()  # before the lines after them
 
     def _index_csv(self, handle: io.BufferedReader) -> None:
         allow_long_fields()
@@ -333,7 +340,7 @@ class DocStore:
             if source not in self._header:
                 raise DocsError(f"{self.path}: no column '{source}' (columns: {', '.join(self._header)})")
         self._id_column = self._header.index(self.id_source)
-        add = self._places.add
+        add = self._run.add
         while True:
             lines.row_start = start = lines.offset
             line, lines.bad = lines.number + 1, ""
@@ -351,9 +358,7 @@ class DocStore:
                 continue
             if row:
                 at = self._id_column
-                doc_id = row[at] if at < len(row) and row[at] else _NOTHING
-                if not (doc_id is not _NOTHING and add(doc_id, start, lines.offset, line)):
-                    self._add(doc_id, start, lines.offset, line)  # says why not
+                add(row[at] if at < len(row) and row[at] else _NOTHING, start, lines.offset, line)
 
     def _load_json(self, handle: io.BufferedReader, lines_too: bool = False) -> bool:
         """Index a JSON corpus in a stream (`corpus_json`), or, when msgspec cannot read it,
