@@ -130,6 +130,10 @@ class Typeahead:
         self._hold(event)
         return True
 
+    def holds_earlier(self, event: events.Key) -> bool:
+        """Whether a key typed before `event` is held (then `event` is to wait behind it)."""
+        return self._earlier_held(event)
+
     def wake(self) -> None:
         """The screen's gate may let keys through now: send the held keys on, if it does."""
         if self.held:

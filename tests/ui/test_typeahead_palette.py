@@ -98,3 +98,42 @@ async def test_the_arrows_in_the_palette_move_through_its_list(demo_path: Path) 
         await pilot.press("down", "down", "up", "down", "enter")  # the box's own (scrolling) arrows decline
         await wait_until(pilot, lambda: app.screen is screen, "the palette closed")
         assert screen.view == "generation"  # the third view listed
+
+
+async def test_a_move_in_the_list_waits_for_the_search_for_the_text_typed_before_it(
+    demo_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched = asyncio.Event()  # every search for typed text waits for it
+    textual_search = SystemCommandsProvider.search
+
+    async def slow_search(provider: SystemCommandsProvider, query: str) -> Hits:
+        await searched.wait()
+        async for hit in textual_search(provider, query):
+            yield hit
+
+    monkeypatch.setattr(SystemCommandsProvider, "search", slow_search)
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        # "correct" finds Correct, then Incorrect: down picks the second.
+        burst(app, "ctrl+p", *"correct", "down", "enter", "j", "y")
+        await wait_until(
+            pilot,
+            lambda: [key.key for key in app.typeahead.held] == ["down", "enter", "j", "y"],
+            "the move and the keys after it held",
+        )
+        assert journal_entries(demo_path) == []
+        searched.set()
+        await wait_until(pilot, lambda: len(journal_entries(demo_path)) >= 2, "two labels")
+        assert labels(demo_path) == [("run-0001", False), ("run-0002", True)]
+        assert app.screen is screen
+
+
+async def test_a_move_typed_between_the_text_and_enter_picks_the_match_it_moved_to(demo_path: Path) -> None:
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        burst(app, "ctrl+p", *"correct", "down", "enter", "j", "y")
+        await wait_until(pilot, lambda: len(journal_entries(demo_path)) >= 2, "two labels")
+        assert labels(demo_path) == [("run-0001", False), ("run-0002", True)]
+        assert app.screen is screen
