@@ -1,8 +1,10 @@
-"""What every test shares: how many xdist workers `-n auto` (the suite's addopts) starts."""
+"""What every test shares: how many xdist workers `-n auto` (the suite's addopts) starts, and one
+parse of each stylesheet per worker for all the apps its tests start."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,3 +19,30 @@ time, four nearly all of it. More workers add little, and each one collects the 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, round(cores * WORKERS_PER_CORE))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _css_parsed_once_per_process() -> Iterator[None]:
+    """Each app parses every stylesheet of its widgets anew (about a tenth of starting one in a
+    test); the suite starts hundreds. Textual caches a parse per stylesheet; here one cache serves
+    every app of the worker, keyed on the CSS text, where it came from and the theme's variables.
+    The parsed rules are only read once made (Textual's own cache shares them likewise)."""
+    try:
+        from textual.css.stylesheet import Stylesheet
+    except ImportError:
+        yield
+        return
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict[tuple[object, ...], list[object]] = {}
+
+    def shared(
+        self: Stylesheet, css: str, read_from: object, *args: object, **kwargs: object
+    ) -> list[object]:
+        key = (css, read_from, args, tuple(sorted(kwargs.items())), tuple(sorted(self._variables.items())))
+        if key not in parsed:
+            parsed[key] = parse_rules(self, css, read_from, *args, **kwargs)
+        return parsed[key]
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign]
+    yield
+    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]

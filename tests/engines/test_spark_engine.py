@@ -226,6 +226,29 @@ def test_sample_auto_uses_the_populations_size_and_names_unnamed_runs_in_the_fil
     assert read_back == list(summary.ids)  # the sample file names its runs as the journal does
 
 
+def test_a_sample_is_one_spark_job(spark: Any, tmp_path: Path) -> None:
+    """The counts and the smallest keys come back together: no second pass over the files,
+    no cached copy of them (each job of a small sample costs more than its data)."""
+    from ragdiag_tui.engines import spark as engine
+
+    write_jsonl(
+        tmp_path / "d" / "a.jsonl", [{"id": f"a{i}", "required": ["x"], "context": ["x"]} for i in range(9)]
+    )
+    write_jsonl(
+        tmp_path / "d" / "b.jsonl", [{"id": f"b{i}", "required": ["x"], "context": []} for i in range(9)]
+    )
+    context = spark.sparkContext
+    context.setJobGroup("one-sample", "the jobs of one sample")
+    try:
+        summary = engine.sample(
+            _dataset(tmp_path / "d"), None, view="all", filters=[], n=4, seed=5, out=tmp_path / "s.jsonl"
+        )
+    finally:
+        context.setLocalProperty("spark.jobGroup.id", None)
+    assert (summary.population, summary.invalid, len(summary.ids)) == (18, 0, 4)
+    assert len(context.statusTracker().getJobIdsForGroup("one-sample")) == 1
+
+
 # -- the session -------------------------------------------------------------------------------
 
 

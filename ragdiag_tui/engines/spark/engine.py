@@ -185,15 +185,15 @@ def sample(
         task = functools.partial(
             sample_batches, field_map=mapping, view=view, filters=terms, seed=seed, keep=keep
         )
-        rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA).persist()
-        try:
-            population, invalid = rows.agg(F.sum("population"), F.sum("invalid")).first()
-            population, invalid = population or 0, invalid or 0
-            size = draw_size(n, population, margin)
-            drawable = rows.where(F.col("key").isNotNull()).orderBy("key", "file", "line")
-            drawn = drawable.limit(size).collect() if size else []
-        finally:
-            rows.unpersist()
+        rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA)
+        # One job: the row of counts of each partition (`_tasks`: one per file, at least one),
+        # its key null so first, then the `keep` smallest keys of the dataset.
+        order = (F.col("key").asc_nulls_first(), F.col("file"), F.col("line"))
+        first = rows.orderBy(*order).limit(max(1, len(ds.files)) + keep).collect()
+    counts = [row for row in first if row["key"] is None]
+    population = sum(row["population"] for row in counts)
+    invalid = sum(row["invalid"] for row in counts)
+    drawn = [row for row in first if row["key"] is not None][: draw_size(n, population, margin)]
     ids = tuple(from_bytes(row["id"]) for row in drawn)
     if drawn:
         with open_output(out) as handle:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey  # not exported by textual.widgets
 
 
 class KeyFooter(Footer):
@@ -21,6 +23,14 @@ class KeyFooter(Footer):
             return
         super().bindings_changed(screen)  # schedules the rebuild when attached to a focused app
         self._rebuild_pending = self.is_attached and screen is self.screen and screen.app.app_focus
+
+    def compose(self) -> ComposeResult:
+        # A key is built with the footer's `-compact` class: else each one, once mounted, takes
+        # it from the footer's `compact` and is styled a second time (a pass per key per rebuild).
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     async def recompose(self) -> None:
         self._rebuild_pending = False
