@@ -16,6 +16,7 @@ from ragdiag_tui.core.runs.store import ANNOUNCE_FIRST
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.screens.review import loading
 from ragdiag_tui.ui.screens.review.run_loader import LoadFailed, RowsArrived, load_runs
+from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
 from .helpers import SIZE, loaded, table
@@ -97,3 +98,24 @@ def test_the_loader_tells_the_screen_of_each_count_once() -> None:
     counts = [message.count for message in told if isinstance(message, RowsArrived)]
     assert counts == [ANNOUNCE_FIRST, 900, 1200]
     assert isinstance(told[-1], LoadFailed)
+
+
+@pytest.mark.parametrize(("width", "width_class"), [(80, "-narrow"), (160, "-wide")])
+async def test_the_screen_has_its_widths_class_before_it_is_first_styled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int, width_class: str
+) -> None:
+    """Added at the first resize (as Textual does), the class would restyle every widget once more."""
+    classes_at_mount: list[frozenset[str]] = []
+    real = ReviewScreen.on_mount
+
+    async def on_mount(screen: ReviewScreen) -> None:
+        classes_at_mount.append(frozenset(screen.classes))
+        await real(screen)
+
+    monkeypatch.setattr(ReviewScreen, "on_mount", on_mount)
+    path = write_runs(tmp_path / "runs.jsonl", 10)
+    app = create_app(path, reviewer="tester")
+    async with app.run_test(size=(width, 30)) as pilot:
+        screen = await loaded(pilot)
+        assert classes_at_mount == [frozenset({width_class})]
+        assert screen.has_class(width_class)

@@ -51,6 +51,11 @@ from .team_updates import TeamUpdates
 FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
 
 
+def breakpoint_class(width: int, breakpoints: list[tuple[int, str]]) -> str:
+    """The class of the widest breakpoint `width` reaches (as Textual picks it on a resize)."""
+    return max((point for point in breakpoints if width >= point[0]), default=(0, ""))[1]
+
+
 class ReviewScreen(Screen[None]):
     """Browse, filter and label the runs of one file."""
 
@@ -77,6 +82,11 @@ class ReviewScreen(Screen[None]):
 
     def __init__(self, options: ReviewOptions, baseline: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
+        # The width's class from the start (Textual sets it on the first resize): added then,
+        # it would style the whole screen once more before its first drawing.
+        width_class = breakpoint_class(self.app.size.width, self.HORIZONTAL_BREAKPOINTS or [])
+        if width_class:
+            self.add_class(width_class)
         self.options = options
         self.store = RunStore(options.path, options.field_map)
         self.review: Review | None = None
