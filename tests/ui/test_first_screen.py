@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from textual import events
 from textual.message import Message
 
 from ragdiag_tui.core.runs.loading import FileError
@@ -19,7 +20,7 @@ from ragdiag_tui.ui.screens.review.run_loader import LoadFailed, RowsArrived, lo
 from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
-from .helpers import SIZE, loaded, table
+from .helpers import SIZE, loaded, table, wait_until
 from .test_typeahead_loading import STALL_LIMIT, HeldLoad, held_load  # noqa: F401 (a fixture)
 
 
@@ -119,3 +120,25 @@ async def test_the_screen_has_its_widths_class_before_it_is_first_styled(
         screen = await loaded(pilot)
         assert classes_at_mount == [frozenset({width_class})]
         assert screen.has_class(width_class)
+
+
+async def test_the_first_showing_does_not_restyle_the_screen_and_a_later_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual restyles every widget when a screen is shown; the first showing follows the
+    mounting that styled them all, so it is skipped (styled_once.py)."""
+    restyled: list[str] = []
+    real = ReviewScreen.update_node_styles
+
+    def update_node_styles(screen: ReviewScreen, animate: bool = True) -> None:
+        restyled.append("screen")
+        real(screen, animate)
+
+    monkeypatch.setattr(ReviewScreen, "update_node_styles", update_node_styles)
+    path = write_runs(tmp_path / "runs.jsonl", 10)
+    app = create_app(path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert restyled == []
+        screen.post_message(events.ScreenResume())  # shown again, as after a screen pushed over it
+        await wait_until(pilot, lambda: restyled == ["screen"], "the screen restyled as it shows again")

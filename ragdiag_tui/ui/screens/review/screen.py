@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
-from textual.screen import Screen
 
 from ....core.analysis.sorting import FILE_ORDER
 from ....core.common.text import visible
@@ -33,6 +32,7 @@ from ...widgets.filter_bar import FilterBar
 from ...widgets.key_footer import KeyFooter
 from ...widgets.stage_summary import StageSummary
 from ...widgets.table.run_table import RunTable
+from ..styled_once import StyledOnce
 from .adjudicate import adjudicate
 from .baseline import BaselineActions, BaselineFailed, BaselineLoaded, is_baseline_view
 from .dialogs import Dialogs
@@ -51,12 +51,7 @@ from .team_updates import TeamUpdates
 FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
 
 
-def breakpoint_class(width: int, breakpoints: list[tuple[int, str]]) -> str:
-    """The class of the widest breakpoint `width` reaches (as Textual picks it on a resize)."""
-    return max((point for point in breakpoints if width >= point[0]), default=(0, ""))[1]
-
-
-class ReviewScreen(Screen[None]):
+class ReviewScreen(StyledOnce[None]):
     """Browse, filter and label the runs of one file."""
 
     BINDINGS: ClassVar[list[BindingType]] = SCREEN_BINDINGS
@@ -82,11 +77,6 @@ class ReviewScreen(Screen[None]):
 
     def __init__(self, options: ReviewOptions, baseline: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
-        # The width's class from the start (Textual sets it on the first resize): added then,
-        # it would style the whole screen once more before its first drawing.
-        width_class = breakpoint_class(self.app.size.width, self.HORIZONTAL_BREAKPOINTS or [])
-        if width_class:
-            self.add_class(width_class)
         self.options = options
         self.store = RunStore(options.path, options.field_map)
         self.review: Review | None = None
