@@ -5,13 +5,20 @@ under the field names."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.geometry import Offset
+from textual.selection import Selection
+from textual.strip import Strip
 
 from ragdiag_tui.core.review.state import open_review
 from ragdiag_tui.ui.app import create_app
+from ragdiag_tui.ui.widgets.detail.pane_text import PaneText, hanging
 
-from .helpers import loaded, screen_lines
+from .helpers import loaded, screen_lines, screen_strips
 
 RUN = 4  # run-0005 of the demo file
 NOTE = (
@@ -108,3 +115,76 @@ async def test_wrapped_tags_and_adjudication_notes_keep_their_columns(team_demo:
     for row in rows[: next(n for n, row in enumerate(rows) if row.startswith("ID metrics"))]:
         if row.strip() and not row.startswith(FIELDS):
             assert indent(row) >= VALUE_COLUMN, "\n".join(rows)
+
+
+class OnePane(App[None]):
+    """A PaneText 40 cells wide."""
+
+    CSS = "PaneText { width: 40; height: auto; }"
+
+    def compose(self) -> ComposeResult:
+        yield PaneText(id="pane")
+
+
+HUNG = Content.assemble(
+    "a short line\n",
+    hanging(Content.styled("Name:  ", "bold")),
+    "a value long enough to wrap twice beside its name, in the value column\n",
+    Content.assemble(hanging("Outer "), hanging("inner: "), "text that hangs under the inner label"),
+)
+
+
+def drawn_rows(app: App[Any]) -> list[Strip]:
+    pane = app.query_one(PaneText)
+    return [row.crop(0, pane.size.width) for row in screen_strips(app)[: pane.size.height]]
+
+
+async def test_a_hung_line_carries_the_offsets_a_mouse_selection_reads() -> None:
+    app = OnePane()
+    async with app.run_test(size=(60, 12)) as pilot:
+        app.query_one(PaneText).update(HUNG)
+        await pilot.pause()
+        rows = drawn_rows(app)
+        texts = [row.text.rstrip() for row in rows]
+        assert texts[1].startswith("Name:  a value") and all(text.startswith(" " * 7) for text in texts[2:4])
+        assert texts[4].startswith("Outer inner: text") and texts[5].startswith(" " * 13)
+        lines = HUNG.plain.split("\n")
+        for row in rows:  # every character drawn says where it is in the text
+            for segment in row:
+                offset = segment.style.meta.get("offset") if segment.style else None
+                if offset is not None and segment.text.strip():
+                    x, y = offset
+                    assert lines[y][x : x + len(segment.text)] == segment.text
+
+
+async def test_a_selection_over_a_hung_line_is_drawn_and_read_where_it_is() -> None:
+    app = OnePane()
+    async with app.run_test(size=(60, 12)) as pilot:
+        pane = app.query_one(PaneText)
+        pane.update(HUNG)
+        await pilot.pause()
+        start = HUNG.plain.split("\n")[1].index("enough")
+        selection = Selection(Offset(start, 1), Offset(start + len("enough to wrap twice"), 1))
+        app.screen.selections = {pane: selection}
+        await pilot.pause()
+        assert pane.get_selection(selection) == ("enough to wrap twice", "\n")
+        rows = drawn_rows(app)
+        plain = next(iter(rows[0])).style.bgcolor  # type: ignore[union-attr]
+        selected = [
+            segment.text
+            for row in rows
+            for segment in row
+            if segment.style is not None and segment.style.bgcolor != plain and segment.text.strip()
+        ]
+        assert "".join(selected).replace(" ", "") == "enoughtowraptwice"
+
+
+async def test_a_line_with_too_little_room_beside_its_labels_wraps_from_the_left_edge() -> None:
+    app = OnePane()
+    async with app.run_test(size=(60, 12)) as pilot:
+        pane = app.query_one(PaneText)
+        words = "words that wrap at the left edge of this narrow pane"
+        pane.update(Content.assemble(hanging(" " * 25), words))  # 15 cells beside the label
+        await pilot.pause()
+        texts = [row.text.rstrip() for row in drawn_rows(app)]
+        assert texts[1] and not texts[1].startswith(" ")
