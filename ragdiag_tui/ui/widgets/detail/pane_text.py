@@ -171,12 +171,12 @@ class PaneText(Static):
         width = self.size.width
         starts = self.row_starts(width)
         end = crop.bottom
-        # Drawn from the top only when more rows than that are there to draw, or when lines
+        # Drawn here from the top when more rows than that are there to draw, or when lines
         # hang; else whole, as Textual draws a Static.
-        tall = starts is not None and isinstance(self.visual, Content)
-        if tall and starts is not None and starts[-1] <= end:
-            tall = bool(self._hung(width, len(starts) - 1))
-        self._top_end = end if tall else None
+        own = starts is not None and isinstance(self.visual, Content)
+        if own and starts is not None and starts[-1] <= end:
+            own = bool(self._hung(width, len(starts) - 1))
+        self._top_end = end if own else None
         self._view_rows = crop.height
         drawn = self._drawn
         if drawn is not None and (drawn.width != width or drawn.style != self.visual_style):
@@ -237,8 +237,10 @@ class PaneText(Static):
         label, text = line[: hang.chars], line[hang.chars :]
         head = Visual.to_strips(self, label, hang.cells, None, style, apply_selection=False)[0]
         body = Visual.to_strips(self, text, width - hang.cells, None, style, apply_selection=False)
-        pad = Strip.blank(hang.cells, style.background_style.rich_style)
-        rows = [Strip.join([head.apply_offsets(0, number), self._moved(body[0], hang.chars, number)])]
+        background = style.background_style.rich_style
+        head = head.extend_cell_length(hang.cells, background).apply_offsets(0, number)
+        pad = Strip.blank(hang.cells, background)
+        rows = [Strip.join([head, self._moved(body[0], hang.chars, number)])]
         rows.extend(Strip.join([pad, self._moved(strip, hang.chars, number)]) for strip in body[1:])
         return rows
 
