@@ -1,7 +1,8 @@
 """The detail pane's pieces of text: a field's name beside its value, values made safe and cut.
 
 Everything here builds `Content` from plain strings (after `visible`), never markup. Styles
-are the detail pane's component classes (`.run-detail--x`), resolved by `RunDetail`.
+are the detail pane's component classes (`.run-detail--x`), resolved by `RunDetail`. A name
+beside its value is the line's label (`pane_text.hanging`): the value wraps in its column.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from textual.content import Content
 
 from ....core.common.jsonutil import field_text
 from ....core.common.text import visible
+from .pane_text import hanging
 
 MAX_VALUE = 4000  # characters of one field's value (the question and answer too) shown before cutting
 MAX_ID = 10_000  # characters of one ID: IDs that differ in one place must show it, but not 10 MB
@@ -86,8 +88,8 @@ def muted(text: str) -> Content:
 
 
 def field_line(name: str, value: str | Content, width: int = 15) -> Content:
-    """`name` then `value` on one line, names aligned."""
-    return Content.assemble((visible(name).ljust(width), _c("key")), value, "\n")
+    """`name` then `value` on one line, names aligned; a long value wraps under itself."""
+    return Content.assemble(hanging(Content.styled(visible(name).ljust(width), _c("key"))), value, "\n")
 
 
 def field_block(name: str, value: str, inline: int = 60) -> Content:

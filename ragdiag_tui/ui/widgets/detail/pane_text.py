@@ -14,11 +14,18 @@ last row in view, the same way and with the same offsets for a mouse selection (
 drawn are the text's own first lines); scrolling below that draws down to a screenful
 further. Drawn rows are kept until Textual would draw the widget anew (a change of text,
 width, style or selection).
+
+A line may hang: its label (a field's name and the padding to its value, a reviewer's
+`note: `) is marked with `hanging`, and the rows the line wraps to start under the character
+after the label, as the question's do beside their name, rather than at the left edge. Such a
+line is wrapped in the width beside its label; the text is then drawn as above, with each
+hung line's rows drawn again in its two columns (with the same offsets for a mouse selection).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from typing import NamedTuple, Self
 
 from textual.content import Content
@@ -29,6 +36,42 @@ from textual.visual import Visual, VisualType
 from textual.widgets import Static
 
 from ..text_lines import width_of
+
+HANG = VisualStyle.from_meta({"pane-text-hang": True})
+"""The style that marks a line's label in a PaneText: the rows the line wraps to start after it."""
+MIN_HUNG_WIDTH = 20  # cells a hung line needs beside its label (else the label before it counts)
+
+
+def hanging(label: Content | str) -> Content:
+    """`label` marked as its line's label: the rows a long line wraps to start after it (a
+    hanging indent). On a line with several, the last one that leaves MIN_HUNG_WIDTH cells
+    beside it counts; with none, the line wraps from the left edge."""
+    return (label if isinstance(label, Content) else Content(label)).stylize(HANG)
+
+
+class Hang(NamedTuple):
+    """Where a line's label ends: its characters and the cells they take."""
+
+    chars: int
+    cells: int
+
+
+def hangs_of(content: Content, lines: list[tuple[str, int]]) -> dict[int, tuple[Hang, ...]]:
+    """The hangs of each line of `content` that has labels marked with `hanging` (`lines`:
+    its lines with their cells), the last first, by line number."""
+    ends = [span.end for span in content.spans if isinstance(span.style, VisualStyle) and span.style == HANG]
+    if not ends:
+        return {}
+    starts = list(accumulate((len(line) + 1 for line, _ in lines), initial=0))
+    chars: dict[int, set[int]] = {}
+    for end in ends:
+        number = bisect_right(starts, end - 1) - 1  # the line of the label's last character
+        chars.setdefault(number, set()).add(min(end - starts[number], len(lines[number][0])))
+    hangs = {}
+    for number, counts in chars.items():
+        line = lines[number][0]
+        hangs[number] = tuple(Hang(count, width_of(line[:count])) for count in sorted(counts, reverse=True))
+    return hangs
 
 
 class Drawn(NamedTuple):
@@ -50,6 +93,8 @@ class PaneText(Static):
         self.set_reactive(PaneText.auto_links, False)  # no links in it: no link style to apply per row
         self._lines: list[tuple[str, int]] | None = None
         """The lines of the text shown, each with the cells it takes; None: measured as a Static."""
+        self._hangs: dict[int, tuple[Hang, ...]] = {}
+        """The hangs of each line with labels (`hanging`), the last first, by line number."""
         self._starts: dict[int, list[int]] = {}
         """Per width: the row each line starts at, then the text's height."""
         self._top_end: int | None = None
@@ -60,8 +105,9 @@ class PaneText(Static):
         plain = content.plain if isinstance(content, Content) else content
         if isinstance(plain, str) and "\t" not in plain:
             self._lines = [(line, width_of(line)) for line in plain.split("\n")]
+            self._hangs = hangs_of(content, self._lines) if isinstance(content, Content) else {}
         else:
-            self._lines = None
+            self._lines, self._hangs = None, {}
         self._starts = {}
         super().update(content, layout=layout)
 
@@ -88,13 +134,32 @@ class PaneText(Static):
             styles = self.styles
             starts = [0]
             row = 0
-            for line, cells in lines:
-                row += 1 if cells <= width else Content(line).get_height(styles, width)
+            for number, (line, cells) in enumerate(lines):
+                if cells <= width:
+                    row += 1
+                elif (hang := self.hang(number, width)) is not None:
+                    row += Content(line[hang.chars :]).get_height(styles, width - hang.cells)
+                else:
+                    row += Content(line).get_height(styles, width)
                 starts.append(row)
             if len(self._starts) >= 4:
                 self._starts.clear()
             self._starts[width] = starts
         return starts
+
+    def hang(self, number: int, width: int) -> Hang | None:
+        """Where line `number` hangs at `width`: after its last label that leaves MIN_HUNG_WIDTH
+        cells beside it; None when it has none (it then wraps from the left edge)."""
+        for hang in self._hangs.get(number, ()):
+            if width - hang.cells >= MIN_HUNG_WIDTH:
+                return hang
+        return None
+
+    def _hung(self, width: int, count: int) -> list[int]:
+        """The lines among the first `count` that wrap under their labels at `width`."""
+        lines = self._lines
+        assert lines is not None
+        return [n for n in sorted(self._hangs) if n < count and lines[n][1] > width and self.hang(n, width)]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         starts = self.row_starts(width)
@@ -106,10 +171,12 @@ class PaneText(Static):
         width = self.size.width
         starts = self.row_starts(width)
         end = crop.bottom
-        # Drawn from the top only when more rows than that are there to draw; else whole, as
-        # Textual draws a Static.
-        tall = starts is not None and starts[-1] > end and isinstance(self.visual, Content)
-        self._top_end = end if tall else None
+        # Drawn here from the top when more rows than that are there to draw, or when lines
+        # hang; else whole, as Textual draws a Static.
+        own = starts is not None and isinstance(self.visual, Content)
+        if own and starts is not None and starts[-1] <= end:
+            own = bool(self._hung(width, len(starts) - 1))
+        self._top_end = end if own else None
         self._view_rows = crop.height
         drawn = self._drawn
         if drawn is not None and (drawn.width != width or drawn.style != self.visual_style):
@@ -136,4 +203,52 @@ class PaneText(Static):
         assert starts is not None and lines is not None and isinstance(visual, Content)
         count = min(bisect_left(starts, end), len(lines))  # the lines whose rows reach `end`
         chars = sum(len(line) for line, _ in lines[:count]) + count - 1
-        return Drawn(width, style, Visual.to_strips(self, visual[:chars], width, None, style))
+        strips = Visual.to_strips(self, visual[:chars], width, None, style)
+        if self._hung(width, count):
+            strips = self._hang_rows(strips, visual, count)
+        return Drawn(width, style, strips)
+
+    def _hang_rows(self, strips: list[Strip], visual: Content, count: int) -> list[Strip]:
+        """`strips` (the first `count` lines of the text, each wrapped from the left edge)
+        with the rows of each hung line drawn again under its label."""
+        width, styles, lines = self.size.width, self.styles, self._lines
+        assert lines is not None
+        rows: list[Strip] = []
+        row = start = 0  # where each line starts: its first row in `strips`, its first character
+        for number, (line, cells) in enumerate(lines[:count]):
+            height = 1 if cells <= width else Content(line).get_height(styles, width)
+            hang = self.hang(number, width) if cells > width else None
+            if hang is None:
+                rows.extend(strips[row : row + height])
+            else:
+                rows.extend(self._hung_rows(visual[start : start + len(line)], number, hang))
+            row += height
+            start += len(line) + 1
+        return rows
+
+    def _hung_rows(self, line: Content, number: int, hang: Hang) -> list[Strip]:
+        """The rows of line `number` of the text: its label, then its text wrapped beside it."""
+        width, style = self.size.width, self.visual_style
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(number)) is not None:
+            selected = VisualStyle.from_styles(self.screen.get_component_styles("screen--selection"))
+            start, end = span
+            line = line.stylize(selected, start, len(line) if end == -1 else end)
+        label, text = line[: hang.chars], line[hang.chars :]
+        head = Visual.to_strips(self, label, hang.cells, None, style, apply_selection=False)[0]
+        body = Visual.to_strips(self, text, width - hang.cells, None, style, apply_selection=False)
+        background = style.background_style.rich_style
+        head = head.extend_cell_length(hang.cells, background).apply_offsets(0, number)
+        pad = Strip.blank(hang.cells, background)
+        rows = [Strip.join([head, self._moved(body[0], hang.chars, number)])]
+        rows.extend(Strip.join([pad, self._moved(strip, hang.chars, number)]) for strip in body[1:])
+        return rows
+
+    @staticmethod
+    def _moved(strip: Strip, chars: int, number: int) -> Strip:
+        """A row of a line's text drawn alone, with the offsets a mouse selection reads moved to
+        where it is in line `number` of the text, `chars` characters in."""
+        first = next(iter(strip), None)
+        meta = first.style.meta if first is not None and first.style is not None else {}
+        x, _ = meta.get("offset", (0, 0))
+        return strip.apply_offsets(x + chars, number)

@@ -7,7 +7,9 @@ reviewed it is told: their labels, and their tags and notes (which can tell a
 label), stay hidden.
 
 The text uses the detail pane's component classes (`.run-detail--x`); every
-name, tag and note is untrusted and goes through `visible`.
+name, tag and note is untrusted and goes through `visible`. Each line's label (the field's
+name, the reviewer's name, `tags: `, `note: `) is marked with `hanging`: a long line wraps
+under the text after it, never under the field names.
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from textual.content import Content
 from ....core.common.text import visible
 from ..stages import CONFLICT_MARK, label_word
 from .detail_text import MAX_NOTE_LINES, detail_class, shown_lines
+from .pane_text import hanging
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
 
 MAX_NAME = 16  # cells of the name column; a longer name is cut with an ellipsis
+UNDER_NAME = "  "  # a reviewer's tags and note, under their name (room for the note in a narrow pane)
 INDENT = " " * 15  # the detail pane's value column (`detail_text.field_line`)
 
 
@@ -50,6 +54,14 @@ def _name(name: str, width: int) -> str:
 def _lines(text: str) -> list[str]:
     """A note's lines as shown: a long one cut (`t` shows it whole)."""
     return shown_lines(text, MAX_NOTE_LINES)
+
+
+def _note(note: str, pad: str = "") -> list[Content]:
+    """A note's lines after `pad`: "note:" once, the rest (and every row they wrap to) under its text."""
+    first, *rest = _lines(note)
+    lines = [Content.assemble(hanging(Content.assemble(pad, ("note: ", _c("key")))), first)]
+    lines.extend(Content.assemble(hanging(pad + " " * len("note: ")), line) for line in rest)
+    return lines
 
 
 def team_label(review: Review, row: int) -> Content:
@@ -92,35 +104,30 @@ def reviewers_block(review: Review, row: int) -> Content:
                 else (f"{'no label':<9}", _c("muted"))
             )
             lines.append(
-                Content.assemble(_name(name, width), "  ", label, "  ", (when(state.at) + you, _c("muted")))
-            )
-            pad = " " * (width + 2)
-            if state.tags:
-                lines.append(
-                    Content.assemble(pad, ("tags: ", _c("key")), ", ".join(map(visible, state.tags)))
+                Content.assemble(
+                    hanging(_name(name, width) + "  "), label, "  ", (when(state.at) + you, _c("muted"))
                 )
+            )
+            if state.tags:
+                tags = hanging(Content.assemble(UNDER_NAME, ("tags: ", _c("key"))))
+                lines.append(Content.assemble(tags, ", ".join(map(visible, state.tags))))
             if state.note:
-                first, *rest = _lines(state.note)
-                lines.append(Content.assemble(pad, ("note: ", _c("key")), first))
-                lines.extend(Content(pad + "      " + line) for line in rest)
+                lines.extend(_note(state.note, UNDER_NAME))
     block = _field("Reviewers", lines) if lines else Content("")
     if adjudication is not None:
         verdict = Content.assemble(
             (label_word(adjudication.label), _c("reviewer")),
             (f"  by {visible(adjudication.reviewer)}, {when(adjudication.at)}", _c("muted")),
         )
-        note: list[Content] = []
-        if adjudication.note:
-            first, *rest = _lines(adjudication.note)  # "note:" once, the rest under its text
-            note = [Content.assemble(("note: ", _c("key")), first)]
-            note.extend(Content("      " + line) for line in rest)
+        note = _note(adjudication.note) if adjudication.note else []
         block = Content.assemble(block, _field("Adjudicated", [verdict, *note]))
     return block
 
 
 def _field(title: str, lines: list[Content]) -> Content:
-    """`title` beside the first line, the others under it in the value column."""
+    """`title` beside the first line, the others under it in the value column (each line's
+    rows too, unless the line has a label of its own)."""
     first, *rest = lines
-    out = [Content.assemble((title.ljust(len(INDENT)), _c("key")), first, "\n")]
-    out.extend(Content.assemble(INDENT, line, "\n") for line in rest)
+    out = [Content.assemble(hanging(Content.styled(title.ljust(len(INDENT)), _c("key"))), first, "\n")]
+    out.extend(Content.assemble(hanging(INDENT), line, "\n") for line in rest)
     return Content("").join(out)
