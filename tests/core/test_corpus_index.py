@@ -197,32 +197,32 @@ def test_json_lines_with_a_mapped_id_index_in_runs_as_they_do_one_at_a_time(
 def test_opening_tiny_documents_keeps_little_beside_their_ids(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
-    # 150,000 documents of 46 bytes (7 MB), read 64 KB at a time rather than 1 MB (a piece would
+    # 100,000 documents of 46 bytes (4.6 MB), read 64 KB at a time rather than 1 MB (a piece would
     # weigh on a corpus this small); at 2.2 million documents the peak is 1.1x (bench_corpus.py).
     monkeypatch.setattr(corpus_json, "PIECE", 1 << 16)
     monkeypatch.setattr(corpus, "PIECE", 1 << 16)
-    lines = [f'{{"id": "doc-{n:07d}", "text": "refund window"}}' for n in range(150_000)]
+    lines = [f'{{"id": "doc-{n:07d}", "text": "refund window"}}' for n in range(100_000)]
     path = tmp_path / f"docs.{suffix}"
     path.write_text("\n".join(lines) + "\n" if suffix == "jsonl" else "[\n" + ",\n".join(lines) + "\n]\n")
     del lines
     docs, peak = open_measured(path)
-    assert len(docs) == 150_000 and docs.text("doc-0149999") == "refund window"
+    assert len(docs) == 100_000 and docs.text("doc-0099999") == "refund window"
     assert peak < 2.6, f"opening peaked at {peak:.2f}x the file's size"  # was 2.9x and 3.0x
-    assert peak < 1.6, f"opening peaked at {peak:.2f}x the file's size"  # ids as str: 2.3x; now 1.05x
+    assert peak < 1.6, f"opening peaked at {peak:.2f}x the file's size"  # ids as str: 2.3x; now 1.1x
 
 
 @pytest.mark.parametrize("suffix", ["csv", "tsv"])
 def test_opening_tiny_csv_rows_peaks_under_three_times_their_size(tmp_path: Path, suffix: str) -> None:
-    # 150,000 rows of 26 bytes (an id and two words, 3.9 MB): the index is most of what opening
+    # 100,000 rows of 26 bytes (an id and two words, 2.6 MB): the index is most of what opening
     # holds (a dict of the ids as strings made it 4.3x; at 2.2 million rows, bench_corpus.py).
     sep = "\t" if suffix == "tsv" else ","
     path = tmp_path / f"docs.{suffix}"
-    rows = (f"doc-{n:07d}{sep}refund window\n" for n in range(150_000))
+    rows = (f"doc-{n:07d}{sep}refund window\n" for n in range(100_000))
     path.write_text(f"id{sep}text\n" + "".join(rows), encoding="utf-8")
     docs, peak = open_measured(path)
-    assert len(docs) == 150_000 and docs.text("doc-0149999") == "refund window"
+    assert len(docs) == 100_000 and docs.text("doc-0099999") == "refund window"
     assert peak < 3, f"opening peaked at {peak:.2f}x the file's size"
-    assert peak < 2.5, f"opening peaked at {peak:.2f}x the file's size"  # now 2.0x
+    assert peak < 2.5, f"opening peaked at {peak:.2f}x the file's size"  # now 2.1x
 
 
 # -- the index against a dict -----------------------------------------------------------------
