@@ -21,6 +21,21 @@ from ragdiag_tui.ui.screens.command_palette import TypedAheadPalette
 from .helpers import SIZE, burst, journal_entries, loaded, wait_until
 
 
+@pytest.fixture
+def searched(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Every search of the palette waits until this is set."""
+    done = asyncio.Event()
+    textual_search = SystemCommandsProvider.search
+
+    async def slow_search(provider: SystemCommandsProvider, query: str) -> Hits:
+        await done.wait()
+        async for hit in textual_search(provider, query):
+            yield hit
+
+    monkeypatch.setattr(SystemCommandsProvider, "search", slow_search)
+    return done
+
+
 def labels(run_path: Path) -> list[tuple[str, bool | None]]:
     return [(entry["run"], entry["label"]) for entry in journal_entries(run_path)]
 
@@ -39,17 +54,8 @@ async def test_enter_in_the_palette_runs_the_command_typed_and_the_keys_after_ac
 
 
 async def test_enter_waits_for_the_search_for_the_text_typed_before_it(
-    demo_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_path: Path, searched: asyncio.Event
 ) -> None:
-    searched = asyncio.Event()  # every search for typed text waits for it
-    textual_search = SystemCommandsProvider.search
-
-    async def slow_search(provider: SystemCommandsProvider, query: str) -> Hits:
-        await searched.wait()
-        async for hit in textual_search(provider, query):
-            yield hit
-
-    monkeypatch.setattr(SystemCommandsProvider, "search", slow_search)
     app = create_app(demo_path, reviewer="typist")
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
@@ -101,17 +107,8 @@ async def test_the_arrows_in_the_palette_move_through_its_list(demo_path: Path) 
 
 
 async def test_a_move_in_the_list_waits_for_the_search_for_the_text_typed_before_it(
-    demo_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_path: Path, searched: asyncio.Event
 ) -> None:
-    searched = asyncio.Event()  # every search for typed text waits for it
-    textual_search = SystemCommandsProvider.search
-
-    async def slow_search(provider: SystemCommandsProvider, query: str) -> Hits:
-        await searched.wait()
-        async for hit in textual_search(provider, query):
-            yield hit
-
-    monkeypatch.setattr(SystemCommandsProvider, "search", slow_search)
     app = create_app(demo_path, reviewer="typist")
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
