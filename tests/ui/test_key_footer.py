@@ -26,7 +26,7 @@ async def test_the_keys_of_the_compact_footer_are_built_compact(runs_path: Path)
 
         before = set(footer.query("FooterKey"))
         app.update_styles = spy  # type: ignore[method-assign]
-        screen.refresh_bindings()  # the footer rebuilds its keys
+        screen.query_one("#query").focus()  # the filter box has keys of its own: a rebuild
         await wait_until(pilot, lambda: not before & set(footer.query("FooterKey")), "the keys rebuilt")
         await pilot.pause()
         keys = list(footer.query("FooterKey"))
@@ -34,3 +34,32 @@ async def test_the_keys_of_the_compact_footer_are_built_compact(runs_path: Path)
         assert not [
             node for node in restyled if node.css_identifier.startswith("FooterKey")
         ]  # each restyle costs a pass
+
+
+def _keys(footer: KeyFooter) -> list[str]:
+    return [key.key for key in footer.query("FooterKey")]
+
+
+async def test_the_keys_are_rebuilt_only_when_the_keys_to_show_change(runs_path: Path) -> None:
+    """A focus change announces new bindings; the footer mounts new keys only when the keys
+    it would show differ (the table and the detail pane have the same ones)."""
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        footer = screen.query_one(KeyFooter)
+        shown = list(footer.query("FooterKey"))
+        on_table = _keys(footer)
+        assert "y" in on_table and "escape" not in on_table
+
+        await pilot.press("tab")  # the detail pane: the same keys
+        assert app.focused is screen.query_one("#detail")
+        await pilot.pause()
+        assert list(footer.query("FooterKey")) == shown  # the same widgets: nothing rebuilt
+
+        await pilot.press("slash")  # the filter box: its own keys
+        await wait_until(pilot, lambda: "escape" in _keys(footer), "the filter box's keys")
+        assert "y" not in _keys(footer)
+
+        await pilot.press("escape")  # back to the table: its keys again, rebuilt
+        await wait_until(pilot, lambda: _keys(footer) == on_table, "the table's keys")
+        assert not set(footer.query("FooterKey")) & set(shown)

@@ -181,3 +181,74 @@ async def test_the_panel_scrollbar_draws_as_textuals_and_keeps_its_drawings(monk
         await pilot.pause()
         left_rows, right_rows = halves(app)
         assert left_rows != right_rows  # the left bar drawn anew, in its hover colour
+
+
+class Sized(App[None]):
+    """PaneTexts and Statics side by side: one pair as wide as its text, one pair filling the rest."""
+
+    CSS = """
+    Horizontal { height: 4; }
+    PaneText, Static { height: auto; }
+    .fit { width: auto; margin-right: 1; }
+    .fill { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield PaneText(id="fit", classes="fit")
+            yield PaneText(id="fill", classes="fill")
+        with Horizontal():
+            yield Static(id="fit-twin", classes="fit", markup=False)
+            yield Static(id="fill-twin", classes="fill", markup=False)
+
+    def show(self, fit: str, fill: str) -> None:
+        self.query_one("#fit", PaneText).update(fit)
+        self.query_one("#fill", PaneText).update(fill)
+        self.query_one("#fit-twin", Static).update(fit)
+        self.query_one("#fill-twin", Static).update(fill)
+
+
+async def test_a_text_that_takes_the_same_room_is_drawn_without_a_layout(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A key that shows another run changes short texts that take the room the old ones took:
+    they are drawn anew, with no layout of the screen; a text of another height (or, for one as
+    wide as its text, another width) is laid out. Either way each draws what a Static draws."""
+    layouts: list[tuple[str | None, bool]] = []
+    real = PaneText.refresh
+
+    def refresh(self, *regions, repaint=True, layout=False, recompose=False):  # type: ignore[no-untyped-def]
+        layouts.append((self.id, layout))
+        return real(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    monkeypatch.setattr(PaneText, "refresh", refresh)
+    app = Sized()
+    async with app.run_test(size=(80, 12)) as pilot:
+
+        def rows() -> tuple[list[str], list[str]]:
+            lines = [strip.text for strip in screen_strips(app)]
+            return lines[:4], lines[4:8]
+
+        async def show(fit: str, fill: str) -> dict[str | None, bool]:
+            await pilot.pause()
+            layouts.clear()
+            app.show(fit, fill)
+            await pilot.pause()
+            await pilot.pause()
+            mine, twins = rows()
+            assert mine == twins
+            return {name: any(laid for other, laid in layouts if other == name) for name, _ in layouts}
+
+        await show("doc-1\ndoc-2", "the first answer\nits second line")
+        asked = await show("doc-3\ndoc-4", "another answer\nand its line")  # same room
+        assert asked == {"fit": False, "fill": False}
+        assert rows()[0][0].startswith("doc-3 another answer")
+
+        asked = await show("doc-3\ndoc-4", "now\nthree\nlines")  # taller
+        assert asked == {"fit": False, "fill": True}
+        assert rows()[0][2].strip() == "lines"
+
+        asked = await show("doc-10\ndoc-4", "one\ntwo\nthree")  # the list one cell wider
+        assert asked["fit"] is True  # (its neighbour, one cell narrower then, is laid out anew too)
+        assert rows()[0][0].startswith("doc-10 one")
+
+        asked = await show("doc-10\ndoc-4", "one line that is far too long to fit beside the list " * 2)
+        assert asked == {"fit": False, "fill": True}  # one line, but wrapped to more rows than three

@@ -12,11 +12,14 @@ class KeyFooter(Footer):
     """Textual's Footer, which rebuilds its keys after each change of the screen's bindings:
     a focus change alone announces two or three, so a screen opening (or a dialog closing)
     rebuilt it as often, each time mounting a widget per key. This one rebuilds once for
-    all the changes announced before the next refresh."""
+    all the changes announced before the next refresh, and not at all when the keys it
+    would show are those it shows (a focus moving between parts with the same keys)."""
 
     def __init__(self, *, compact: bool = False) -> None:
         super().__init__(compact=compact)
         self._rebuild_pending = False
+        self._shown: tuple[object, ...] | None = None
+        """What the keys shown were built from (see `_keys_to_show`); None before they are."""
 
     def bindings_changed(self, screen: Screen) -> None:
         if self._rebuild_pending:
@@ -32,6 +35,27 @@ class KeyFooter(Footer):
                 widget.set_class(self.compact, "-compact", update=False)
             yield widget
 
+    def _keys_to_show(self) -> tuple[object, ...]:
+        """Everything `compose` builds the keys from: each binding of the screen it shows (its
+        key, how the app writes it, its action, text, group and tooltip, and whether it is
+        enabled), the command palette's, and the footer's own settings."""
+        app = self.app
+        active = self.screen.active_bindings
+        palette = active.get(app.COMMAND_PALETTE_BINDING)
+        shown = [entry for entry in active.values() if entry[1].show]
+        bindings = tuple(
+            (binding.key, app.get_key_display(binding), binding.action, binding.description,
+             binding.group, binding.tooltip, enabled, tooltip)
+            for _node, binding, enabled, tooltip in [*shown, *([palette] if palette else [])]
+        )  # fmt: skip
+        return (bindings, self.compact, self.show_command_palette, self._bindings_ready)
+
     async def recompose(self) -> None:
         self._rebuild_pending = False
+        if not self.is_attached:
+            return
+        keys = self._keys_to_show()
+        if keys == self._shown:
+            return
+        self._shown = keys
         await super().recompose()

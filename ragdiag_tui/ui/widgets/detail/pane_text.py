@@ -102,6 +102,8 @@ class PaneText(Static):
         self._view_rows = 0  # the rows in view, as last asked to render
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        width = self.size.width
+        before = self._measure(width) if layout and self._measured_here() else None
         plain = content.plain if isinstance(content, Content) else content
         if isinstance(plain, str) and "\t" not in plain:
             self._lines = [(line, width_of(line)) for line in plain.split("\n")]
@@ -109,7 +111,27 @@ class PaneText(Static):
         else:
             self._lines, self._hangs = None, {}
         self._starts = {}
+        if before is not None:
+            # A text that takes the room the one it replaces took leaves every widget where it
+            # was: drawing it is enough (a key that shows another run changes a few short texts).
+            layout = self._measure(width) != before
         super().update(content, layout=layout)
+
+    def _measured_here(self) -> bool:
+        """Whether this text's size on screen follows from the measures of `_measure` alone:
+        shown and laid out, with no limit on its height that a layout would apply."""
+        styles = self.styles
+        unlimited = styles.max_height is None and styles.min_height is None
+        return self.display and self.size.width > 0 and unlimited
+
+    def _measure(self, width: int) -> tuple[int, int] | None:
+        """The text's height at `width`, and its widest line when its width follows its text;
+        None when it is measured as a Static."""
+        starts = self.row_starts(width)
+        if starts is None or self._lines is None:
+            return None
+        auto = self.styles.width is not None and self.styles.width.is_auto
+        return starts[-1], max((cells for _line, cells in self._lines), default=0) if auto else 0
 
     def notify_style_update(self) -> None:
         self._starts = {}  # a style may wrap lines otherwise
