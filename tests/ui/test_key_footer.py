@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.dom import DOMNode
+from textual.widgets import Footer
 
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.widgets.key_footer import KeyFooter
@@ -63,3 +64,25 @@ async def test_the_keys_are_rebuilt_only_when_the_keys_to_show_change(runs_path:
         await pilot.press("escape")  # back to the table: its keys again, rebuilt
         await wait_until(pilot, lambda: _keys(footer) == on_table, "the table's keys")
         assert not set(footer.query("FooterKey")) & set(shown)
+
+
+async def test_the_keys_are_built_once_as_the_screen_is_put_together(runs_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The review screen is laid out and drawn with its keys: the footer does not wait for the
+    screen's first focus to build them, then lay the screen out and draw it again."""
+    rebuilds: list[KeyFooter] = []
+    real = Footer.recompose
+
+    async def recompose(self: Footer) -> None:
+        rebuilds.append(self)
+        await real(self)
+
+    monkeypatch.setattr(Footer, "recompose", recompose)
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        footer = screen.query_one(KeyFooter)
+        assert "y" in _keys(footer) and "ctrl+p" in _keys(footer)
+        assert rebuilds == []
+        await pilot.press("slash")  # a change of keys still rebuilds them
+        await wait_until(pilot, lambda: "escape" in _keys(footer), "the filter box's keys")
+        assert rebuilds == [footer]

@@ -28,6 +28,14 @@ class KeyFooter(Footer):
         self._rebuild_pending = self.is_attached and screen is self.screen and screen.app.app_focus
 
     def compose(self) -> ComposeResult:
+        if self._shown is None and self.is_attached:
+            # The first build, as the screen is put together: the keys of its bindings then,
+            # so the screen is laid out and drawn with them. Textual's footer waits for the
+            # screen's first focus to announce its bindings, then builds them, lays the screen
+            # out and draws it again: for the same keys when the focus adds none (see
+            # `recompose`), as on the review screen.
+            self.set_reactive(Footer._bindings_ready, True)
+            self._shown = self._keys_to_show()
         # A key is built with the footer's `-compact` class: else each one, once mounted, takes
         # it from the footer's `compact` and is styled a second time (a pass per key per rebuild).
         for widget in super().compose():
