@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.dom import DOMNode
 from textual.widgets import Footer
 
@@ -66,17 +67,25 @@ async def test_the_keys_are_rebuilt_only_when_the_keys_to_show_change(runs_path:
         assert not set(footer.query("FooterKey")) & set(shown)
 
 
-async def test_the_keys_are_built_once_as_the_screen_is_put_together(runs_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """The review screen is laid out and drawn with its keys: the footer does not wait for the
-    screen's first focus to build them, then lay the screen out and draw it again."""
-    rebuilds: list[KeyFooter] = []
+@pytest.fixture
+def rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[Footer]:
+    """Each footer that rebuilds its keys, in turn."""
+    built: list[Footer] = []
     real = Footer.recompose
 
     async def recompose(self: Footer) -> None:
-        rebuilds.append(self)
+        built.append(self)
         await real(self)
 
     monkeypatch.setattr(Footer, "recompose", recompose)
+    return built
+
+
+async def test_the_keys_are_built_once_as_the_screen_is_put_together(
+    runs_path: Path, rebuilds: list[Footer]
+) -> None:
+    """The review screen is laid out and drawn with its keys: the footer does not wait for the
+    screen's first focus to build them, then lay the screen out and draw it again."""
     app = create_app(runs_path, reviewer="tester")
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
@@ -86,3 +95,21 @@ async def test_the_keys_are_built_once_as_the_screen_is_put_together(runs_path: 
         await pilot.press("slash")  # a change of keys still rebuilds them
         await wait_until(pilot, lambda: "escape" in _keys(footer), "the filter box's keys")
         assert rebuilds == [footer]
+
+
+async def test_the_palette_hint_and_docs_key_show_from_100_columns(
+    runs_path: Path, rebuilds: list[Footer]
+) -> None:
+    """Narrower, the footer's keys need their room: built so from the start, and rebuilt as the
+    terminal is widened or narrowed past 100 columns."""
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(pilot)
+        footer = screen.query_one(KeyFooter)
+        assert "y" in _keys(footer)
+        assert "ctrl+p" not in _keys(footer) and "full_stop" not in _keys(footer)
+        assert rebuilds == []
+        await pilot.resize_terminal(120, 30)
+        await wait_until(pilot, lambda: {"ctrl+p", "full_stop"} <= set(_keys(footer)), "the wide keys")
+        await pilot.resize_terminal(99, 30)
+        await wait_until(pilot, lambda: not {"ctrl+p", "full_stop"} & set(_keys(footer)), "the narrow keys")

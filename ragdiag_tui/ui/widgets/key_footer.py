@@ -15,8 +15,8 @@ class KeyFooter(Footer):
     all the changes announced before the next refresh, and not at all when the keys it
     would show are those it shows (a focus moving between parts with the same keys)."""
 
-    def __init__(self, *, compact: bool = False) -> None:
-        super().__init__(compact=compact)
+    def __init__(self, *, compact: bool = False, show_command_palette: bool = True) -> None:
+        super().__init__(compact=compact, show_command_palette=show_command_palette)
         self._rebuild_pending = False
         self._shown: tuple[object, ...] | None = None
         """What the keys shown were built from (see `_keys_to_show`); None before they are."""

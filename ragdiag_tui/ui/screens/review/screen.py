@@ -91,6 +91,8 @@ class ReviewScreen(StyledOnce[None]):
         self.dialogs = Dialogs(self, self.index, self.showing)
         self.loader = Loading(self, options, self.index, self.showing, self.spot_checking.open)
         self.key_gate = self.loader.gate  # keys typed while the runs load wait for them (load_gate.py)
+        # The footer's first keys are those of the terminal's width (see on_resize).
+        show_in_footer(self._bindings.key_to_bindings, "move_document(1)", self._wide(self.app.size.width))
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -99,15 +101,22 @@ class ReviewScreen(StyledOnce[None]):
         with Horizontal(id="panes"):
             yield RunTable(empty_message="Loading…", id="runs")
             yield RunDetail(id="detail")
-        yield KeyFooter(compact=True)
+        yield KeyFooter(compact=True, show_command_palette=self._wide(self.app.size.width))
+
+    @staticmethod
+    def _wide(width: int) -> bool:
+        """Whether the footer has room at `width` for the palette hint and `. Docs`."""
+        return width >= FOOTER_PALETTE_WIDTH
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 100 columns the footer's keys need the room of the palette hint (ctrl+p
         # still works, and the help screen lists it), and there is no room for `. Docs`.
-        wide = event.size.width >= FOOTER_PALETTE_WIDTH
-        self.query_one(KeyFooter).show_command_palette = wide
-        if show_in_footer(self._bindings.key_to_bindings, "move_document(1)", wide):
-            self.refresh_bindings()
+        wide = self._wide(event.size.width)
+        footer = self.query_one(KeyFooter)
+        docs = show_in_footer(self._bindings.key_to_bindings, "move_document(1)", wide)
+        if docs or footer.show_command_palette != wide:
+            footer.show_command_palette = wide
+            self.refresh_bindings()  # the footer rebuilds its keys
 
     @property
     def table(self) -> RunTable:
