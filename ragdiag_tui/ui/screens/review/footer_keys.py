@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from textual.binding import Binding
+from textual.widgets import Footer
 
 
 def show_in_footer(key_to_bindings: dict[str, list[Binding]], action: str, shown: bool) -> bool:
@@ -17,4 +18,24 @@ def show_in_footer(key_to_bindings: dict[str, list[Binding]], action: str, shown
                 replace(binding, show=shown) if binding.action == action else binding for binding in bindings
             ]
             changed = True
+    return changed
+
+
+FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette" and `. Docs`
+
+
+def wide_footer(width: int) -> bool:
+    """Whether a footer `width` columns wide has room for the palette hint and `. Docs`."""
+    return width >= FOOTER_PALETTE_WIDTH
+
+
+def fit_footer(key_to_bindings: dict[str, list[Binding]], footer: Footer | None, width: int) -> bool:
+    """Under 100 columns the footer's keys need the room of the palette hint (ctrl+p still
+    works, and the help screen lists it), and there is no room for `. Docs`: show or hide
+    them for `width` (the footer's, once there is one); whether its keys change."""
+    wide = wide_footer(width)
+    changed = show_in_footer(key_to_bindings, "move_document(1)", wide)
+    if footer is not None and footer.show_command_palette != wide:
+        footer.show_command_palette = wide
+        changed = True
     return changed

@@ -37,7 +37,7 @@ from .adjudicate import adjudicate
 from .baseline import BaselineActions, BaselineFailed, BaselineLoaded, is_baseline_view
 from .dialogs import Dialogs
 from .documents import Documents
-from .footer_keys import show_in_footer
+from .footer_keys import fit_footer, wide_footer
 from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import Labelling
 from .loading import Loading
@@ -47,8 +47,6 @@ from .run_loader import LoadFailed, LoadProgressed, RowsArrived, RunsLoaded
 from .showing import Showing
 from .spot_checking import SpotChecking
 from .team_updates import TeamUpdates
-
-FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette"
 
 
 class ReviewScreen(StyledOnce[None]):
@@ -91,8 +89,7 @@ class ReviewScreen(StyledOnce[None]):
         self.dialogs = Dialogs(self, self.index, self.showing)
         self.loader = Loading(self, options, self.index, self.showing, self.spot_checking.open)
         self.key_gate = self.loader.gate  # keys typed while the runs load wait for them (load_gate.py)
-        # The footer's first keys are those of the terminal's width (see on_resize).
-        show_in_footer(self._bindings.key_to_bindings, "move_document(1)", self._wide(self.app.size.width))
+        fit_footer(self._bindings.key_to_bindings, None, self.app.size.width)  # its first keys
 
     def compose(self) -> ComposeResult:
         yield StageSummary(id="summary")
@@ -101,21 +98,10 @@ class ReviewScreen(StyledOnce[None]):
         with Horizontal(id="panes"):
             yield RunTable(empty_message="Loading…", id="runs")
             yield RunDetail(id="detail")
-        yield KeyFooter(compact=True, show_command_palette=self._wide(self.app.size.width))
-
-    @staticmethod
-    def _wide(width: int) -> bool:
-        """Whether the footer has room at `width` for the palette hint and `. Docs`."""
-        return width >= FOOTER_PALETTE_WIDTH
+        yield KeyFooter(compact=True, show_command_palette=wide_footer(self.app.size.width))
 
     def on_resize(self, event: events.Resize) -> None:
-        # Under 100 columns the footer's keys need the room of the palette hint (ctrl+p
-        # still works, and the help screen lists it), and there is no room for `. Docs`.
-        wide = self._wide(event.size.width)
-        footer = self.query_one(KeyFooter)
-        docs = show_in_footer(self._bindings.key_to_bindings, "move_document(1)", wide)
-        if docs or footer.show_command_palette != wide:
-            footer.show_command_palette = wide
+        if fit_footer(self._bindings.key_to_bindings, self.query_one(KeyFooter), event.size.width):
             self.refresh_bindings()  # the footer rebuilds its keys
 
     @property
