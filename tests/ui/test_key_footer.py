@@ -11,7 +11,7 @@ from textual.widgets import Footer
 from ragdiag_tui.ui.app import create_app
 from ragdiag_tui.ui.widgets.key_footer import KeyFooter
 
-from .helpers import SIZE, loaded, wait_until
+from .helpers import SIZE, loaded, screen_text, wait_until
 
 
 async def test_the_keys_of_the_compact_footer_are_built_compact(runs_path: Path) -> None:
@@ -113,3 +113,20 @@ async def test_the_palette_hint_and_docs_key_show_from_100_columns(
         await wait_until(pilot, lambda: {"ctrl+p", "full_stop"} <= set(_keys(footer)), "the wide keys")
         await pilot.resize_terminal(99, 30)
         await wait_until(pilot, lambda: not {"ctrl+p", "full_stop"} & set(_keys(footer)), "the narrow keys")
+
+
+async def test_the_statistics_footer_gives_its_keys_the_palette_hints_room_under_100_columns(
+    runs_path: Path,
+) -> None:
+    """At 80 columns the hint cut the statistics screen's last key short ("esc Back to ru")."""
+    app = create_app(runs_path, reviewer="tester")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.screen.query(KeyFooter), "the statistics screen")
+        footer = app.screen.query_one(KeyFooter)
+        await wait_until(pilot, lambda: "escape" in _keys(footer), "the statistics screen's keys")
+        assert "ctrl+p" not in _keys(footer)
+        assert "esc Back to runs" in screen_text(app).splitlines()[-1]
+        await pilot.resize_terminal(120, 30)
+        await wait_until(pilot, lambda: "ctrl+p" in _keys(footer), "the palette hint")

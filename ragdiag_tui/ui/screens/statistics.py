@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -32,7 +32,7 @@ from ...core.runs.corpus import DocStore
 from ...core.runs.store import RunStore, store_means
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
-from ..widgets.key_footer import KeyFooter
+from ..widgets.key_footer import KeyFooter, wide_footer
 from ..widgets.spot_check_panel import SpotCheckPanel
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
@@ -128,7 +128,7 @@ class StatisticsScreen(Screen[str | None]):
                 else:
                     yield Static("No run misses any required document.", markup=False)
         yield AgreementPanel(self.agreement, id="stats-agreement")
-        yield KeyFooter()
+        yield KeyFooter(show_command_palette=wide_footer(self.app.size.width))
 
     def _documents_heading(self) -> str:
         shown, total = len(self.documents), self.missed_count
@@ -174,7 +174,9 @@ class StatisticsScreen(Screen[str | None]):
             focus_now(self.query_one(OptionList))
         self.refresh_bindings()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 100 columns the keys need the palette hint's room (esc's was cut short).
+        self.query_one(KeyFooter).show_command_palette = wide_footer(event.size.width)
         self.refresh_bindings()  # `a` is offered only on a narrow terminal
 
     def action_write_report(self) -> None:

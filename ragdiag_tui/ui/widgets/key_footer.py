@@ -7,6 +7,14 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not exported by textual.widgets
 
+FOOTER_PALETTE_WIDTH = 100  # columns from which a footer also has room for "^p palette"
+
+
+def wide_footer(width: int) -> bool:
+    """Whether a footer `width` columns wide has room for the palette hint (under that, ctrl+p
+    still works, and the help screen lists it)."""
+    return width >= FOOTER_PALETTE_WIDTH
+
 
 class KeyFooter(Footer):
     """Textual's Footer, which rebuilds its keys after each change of the screen's bindings:

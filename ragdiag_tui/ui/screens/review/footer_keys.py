@@ -8,6 +8,8 @@ from dataclasses import replace
 from textual.binding import Binding
 from textual.widgets import Footer
 
+from ...widgets.key_footer import wide_footer
+
 
 def show_in_footer(key_to_bindings: dict[str, list[Binding]], action: str, shown: bool) -> bool:
     """Show or hide the bindings of `action` in the footer; whether any changed."""
@@ -19,14 +21,6 @@ def show_in_footer(key_to_bindings: dict[str, list[Binding]], action: str, shown
             ]
             changed = True
     return changed
-
-
-FOOTER_PALETTE_WIDTH = 100  # columns from which the footer also shows "^p palette" and `. Docs`
-
-
-def wide_footer(width: int) -> bool:
-    """Whether a footer `width` columns wide has room for the palette hint and `. Docs`."""
-    return width >= FOOTER_PALETTE_WIDTH
 
 
 def fit_footer(key_to_bindings: dict[str, list[Binding]], footer: Footer | None, width: int) -> bool:

@@ -29,7 +29,7 @@ from ...live import LiveReview, LogStatusChanged, ReviewChangedElsewhere
 from ...typeahead import focus_now
 from ...widgets.detail.run_detail import RunDetail
 from ...widgets.filter_bar import FilterBar
-from ...widgets.key_footer import KeyFooter
+from ...widgets.key_footer import KeyFooter, wide_footer
 from ...widgets.stage_summary import StageSummary
 from ...widgets.table.run_table import RunTable
 from ..styled_once import StyledOnce
@@ -37,7 +37,7 @@ from .adjudicate import adjudicate
 from .baseline import BaselineActions, BaselineFailed, BaselineLoaded, is_baseline_view
 from .dialogs import Dialogs
 from .documents import Documents
-from .footer_keys import fit_footer, wide_footer
+from .footer_keys import fit_footer
 from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import Labelling
 from .loading import Loading
