@@ -1,16 +1,16 @@
 """What Spark's Python workers compute: Arrow batches from the files of a partition.
 
-Each function here is given to `DataFrame.mapInArrow` over a frame of file tasks (one
-row per file: index, path, rel, format) and yields Arrow record batches of the schema
-beside it. Texts that come from run files (ids, document IDs, group values) travel as
-UTF-8 bytes written with surrogatepass, so a lone surrogate survives the trip, and
-bytes order as Python orders the strings (code points).
+Each function here is given to `DataFrame.mapInArrow` over a frame of file numbers (one
+per partition, made by `spark.range`), with the dataset's files (`FileTask`) bound to it,
+and yields Arrow record batches of the schema beside it. Texts that come from run files
+(ids, document IDs, group values) travel as UTF-8 bytes written with surrogatepass, so a
+lone surrogate survives the trip, and bytes order as Python orders the strings (code points).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ...core.analysis.filtering import FieldTerm
@@ -20,7 +20,6 @@ from ..records import exact_object
 from ..results import Tally, in_view, run_filter, sample_key
 from .verdicts import INVALID, FileReader, FileTask, Verdict, group_value, is_lucky
 
-TASK_SCHEMA = "index INT, path STRING, rel STRING, format STRING"
 DIAGNOSIS_SCHEMA = (
     "file INT, line BIGINT, id BINARY, stage STRING, error STRING, field BINARY, detail BINARY, "
     "missing ARRAY<BINARY>, lucky BOOLEAN"
@@ -38,10 +37,11 @@ def from_bytes(data: bytes | None) -> str | None:
     return None if data is None else bytes(data).decode("utf-8", "surrogatepass")
 
 
-def _tasks(batches: Iterable[Any]) -> Iterator[FileTask]:
+def _tasks(batches: Iterable[Any], files: Sequence[FileTask]) -> Iterator[FileTask]:
+    """The files of a partition: its batches hold their numbers in `files`."""
     for batch in batches:
-        for row in batch.to_pylist():
-            yield FileTask(row["index"], row["path"], row["rel"], row["format"])
+        for number in batch.column(0).to_pylist():
+            yield files[number]
 
 
 def _flush(columns: dict[str, list[Any]], schema: Any) -> Any:
@@ -62,7 +62,9 @@ def _arrow_schema(names_types: list[tuple[str, Any]]) -> Any:
 # -- diagnose: one row per record ------------------------------------------------------------
 
 
-def diagnosis_batches(batches: Iterable[Any], field_map: FieldMap | None) -> Iterator[Any]:
+def diagnosis_batches(
+    batches: Iterable[Any], files: Sequence[FileTask], field_map: FieldMap | None
+) -> Iterator[Any]:
     import pyarrow as pa
 
     schema = _arrow_schema(
@@ -80,7 +82,7 @@ def diagnosis_batches(batches: Iterable[Any], field_map: FieldMap | None) -> Ite
     )
     columns: dict[str, list[Any]] = {name: [] for name in schema.names}
     reader = FileReader(field_map)
-    for task in _tasks(batches):
+    for task in _tasks(batches, files):
         for verdict in reader.verdicts(task):
             diagnosis = verdict.diagnosis
             missing = diagnosis.get("missing")
@@ -155,7 +157,7 @@ def merge_json(tally: Tally, text: str) -> None:
 
 
 def partial_batches(
-    batches: Iterable[Any], field_map: FieldMap | None, group_by: str | None
+    batches: Iterable[Any], files: Sequence[FileTask], field_map: FieldMap | None, group_by: str | None
 ) -> Iterator[Any]:
     import pyarrow as pa
 
@@ -164,7 +166,7 @@ def partial_batches(
     )
     reader = FileReader(field_map, need_object=group_by is not None)
     groups: dict[str | None, Tally] = {}
-    for task in _tasks(batches):
+    for task in _tasks(batches, files):
         for verdict in reader.verdicts(task):
             group = None if group_by is None else group_value(verdict.obj, group_by)
             tally = groups.get(group)
@@ -204,6 +206,7 @@ Candidate = tuple[str, int, int, Verdict]  # (key, file, line, the run)
 
 def sample_batches(
     batches: Iterable[Any],
+    files: Sequence[FileTask],
     field_map: FieldMap | None,
     view: str,
     filters: tuple[FieldTerm, ...],
@@ -231,7 +234,7 @@ def sample_batches(
     chosen = run_filter(filters)
     candidates: list[Candidate] = []
     population = invalid = 0
-    for task in _tasks(batches):
+    for task in _tasks(batches, files):
         for verdict in reader.verdicts(task):
             if verdict.stage == INVALID:
                 invalid += 1

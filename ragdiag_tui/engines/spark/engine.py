@@ -41,7 +41,6 @@ from .batches import (
     DIAGNOSIS_SCHEMA,
     PARTIAL_SCHEMA,
     SAMPLE_SCHEMA,
-    TASK_SCHEMA,
     diagnosis_batches,
     diagnosis_line,
     from_bytes,
@@ -51,17 +50,19 @@ from .batches import (
     sample_batches,
 )
 from .session import DEFAULT_MASTER, spark_session
-from .verdicts import INVALID
+from .verdicts import INVALID, FileTask
 
 
-def _tasks(spark: Any, ds: Dataset) -> Any:
-    """A frame of the dataset's files, one per partition, in the dataset's order."""
-    rows = [
-        (index, str(path.resolve()), rel, ds.format)
+def _tasks(spark: Any, ds: Dataset) -> tuple[Any, tuple[FileTask, ...]]:
+    """A frame of the dataset's file numbers, one per partition (at least one), in the
+    dataset's order, and the files they number, for the task function to carry. The JVM
+    makes the frame on its own: no Python worker converts its rows (a pass per job, that a
+    frame built from Python rows costs). Spark broadcasts a task function grown large."""
+    files = tuple(
+        FileTask(index, str(path.resolve()), rel, ds.format)
         for index, (path, rel) in enumerate(zip(ds.files, ds.names, strict=True))
-    ]
-    rdd = spark.sparkContext.parallelize(rows, max(1, len(rows)))
-    return spark.createDataFrame(rdd, TASK_SCHEMA)
+    )
+    return spark.range(0, len(files), 1, max(1, len(files))), files
 
 
 # -- diagnose ---------------------------------------------------------------------------------
@@ -76,8 +77,9 @@ def diagnose(
     counts = dict.fromkeys((*RULE_STAGE_NAMES, INVALID), 0)
     lucky = [0]
     with spark_session(master, len(ds.files)) as spark:
-        task = functools.partial(diagnosis_batches, field_map=mapping)
-        frame = _tasks(spark, ds).mapInArrow(task, DIAGNOSIS_SCHEMA)
+        numbers, files = _tasks(spark, ds)
+        task = functools.partial(diagnosis_batches, files=files, field_map=mapping)
+        frame = numbers.mapInArrow(task, DIAGNOSIS_SCHEMA)
         write_diagnoses(Path(out), _counted(frame.toLocalIterator(), rels, counts, lucky))
     invalid = counts.pop(INVALID)
     stages = {stage: n for stage, n in counts.items() if n}
@@ -114,8 +116,9 @@ def stats(
     """What `stats FILE --json --no-journal` prints for the dataset's runs (without its
     spot_checks and agreement); with `group_by`, that for all runs and for each group."""
     with spark_session(master, len(ds.files)) as spark:
-        task = functools.partial(partial_batches, field_map=mapping, group_by=group_by)
-        partials = _tasks(spark, ds).mapInArrow(task, PARTIAL_SCHEMA).persist()
+        numbers, files = _tasks(spark, ds)
+        task = functools.partial(partial_batches, files=files, field_map=mapping, group_by=group_by)
+        partials = numbers.mapInArrow(task, PARTIAL_SCHEMA).persist()
         try:
             counts, tops, overall = _collect_partials(partials, top, grouped_too=group_by is not None)
         finally:
@@ -182,10 +185,11 @@ def sample(
     # Each task keeps as many candidates as the sample can hold: n, or the most `auto` draws.
     keep = draw_size(n, MANY_RUNS, margin)
     with spark_session(master, len(ds.files)) as spark:
+        numbers, files = _tasks(spark, ds)
         task = functools.partial(
-            sample_batches, field_map=mapping, view=view, filters=terms, seed=seed, keep=keep
+            sample_batches, files=files, field_map=mapping, view=view, filters=terms, seed=seed, keep=keep
         )
-        rows = _tasks(spark, ds).mapInArrow(task, SAMPLE_SCHEMA)
+        rows = numbers.mapInArrow(task, SAMPLE_SCHEMA)
         # One job: the row of counts of each partition (`_tasks`: one per file, at least one),
         # its key null so first, then the `keep` smallest keys of the dataset.
         order = (F.col("key").asc_nulls_first(), F.col("file"), F.col("line"))
