@@ -71,14 +71,21 @@ def _app_options(args: argparse.Namespace) -> tuple[Any, Any] | None:
     """The app's reason tags and documents' text, once the journal's store has let us in;
     None, said on stderr, when any of them is refused."""
     from ..core.review.tags import TagsError
-    from ..core.runs.corpus import DocsError
 
     try:
         tags = load_tag_set(args)
-        docs = docs_source(args)
-    except (TagsError, DocsError) as exc:
+    except TagsError as exc:
         err(str(exc))
         return None
+    docs = None
+    if args.docs is not None or args.docs_map:  # the documents' module is loaded only for them
+        from ..core.runs.corpus import DocsError
+
+        try:
+            docs = docs_source(args)
+        except DocsError as exc:
+            err(str(exc))
+            return None
     if journal_refused(args):
         return None
     return tags, docs

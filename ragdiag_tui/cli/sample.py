@@ -61,7 +61,7 @@ def _margin(text: str) -> float:
 
 
 def add_sample(command: AddCommand) -> None:
-    from ..core.analysis.sampling import SAMPLE_VIEWS
+    from ..core.analysis.views import SAMPLE_VIEWS  # names only: the parser does not load the sampling
 
     sample = command(
         "sample",

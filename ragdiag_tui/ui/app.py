@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -11,11 +12,12 @@ from textual.screen import Screen
 
 from ..core.review.state import ReviewOptions
 from ..core.review.tags import DEFAULT_TAGS, Tag
-from ..core.runs.corpus import DocsSource
 from ..core.runs.mapping import FieldMap
-from .screens.command_palette import TypedAheadPalette
 from .screens.review.screen import ReviewScreen
 from .typeahead import Typeahead
+
+if TYPE_CHECKING:
+    from ..core.runs.corpus import DocsSource  # loaded by the CLI with --docs, not for the first frame
 
 
 class RagdiagApp(App[int]):
@@ -60,6 +62,8 @@ class RagdiagApp(App[int]):
 
     def action_command_palette(self) -> None:
         """Show the command palette (Textual's, with enter acting on the text typed before it)."""
+        from .screens.command_palette import TypedAheadPalette  # loaded on first use (ctrl+p)
+
         if self.use_command_palette and not TypedAheadPalette.is_open(self):
             self.push_screen(TypedAheadPalette())
 

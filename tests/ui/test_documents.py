@@ -221,20 +221,20 @@ async def test_a_run_with_10000_ids_looks_up_only_the_highlighted_one(tmp_path: 
         await loaded(pilot)
         detail = app.review_screen.query_one(RunDetail)
         looked_up: list[str] = []
-        import ragdiag_tui.ui.widgets.detail.document_panel as document_panel
+        import ragdiag_tui.core.runs.corpus as corpus  # the panel looks it up there when it shows one
 
-        real = document_panel.document_text
+        real = corpus.document_text
 
         def counting(doc_id: str, *args: Any) -> Any:
             looked_up.append(doc_id)
             return real(doc_id, *args)
 
-        document_panel.document_text = counting  # type: ignore[assignment]
+        corpus.document_text = counting  # type: ignore[assignment]
         try:
             await pilot.press("full_stop", "full_stop")
             await wait_until(pilot, lambda: "Document 2 of" in detail_text(app), "the second document")
         finally:
-            document_panel.document_text = real  # type: ignore[assignment]
+            corpus.document_text = real  # type: ignore[assignment]
         assert detail.current_document is not None
         assert set(looked_up) <= {"doc-5000", "doc-5001"}
 

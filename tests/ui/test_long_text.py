@@ -12,9 +12,10 @@ from textual.geometry import Size
 from textual.visual import Visual
 from textual.widgets import Static
 
+from ragdiag_tui.core.runs import corpus
 from ragdiag_tui.core.runs.corpus import DocsSource
 from ragdiag_tui.ui.app import create_app
-from ragdiag_tui.ui.widgets.detail import detail_text, document_panel
+from ragdiag_tui.ui.widgets.detail import detail_text
 from ragdiag_tui.ui.widgets.detail.pane_text import PaneText
 from ragdiag_tui.ui.widgets.detail.run_detail import RunDetail
 
@@ -87,10 +88,8 @@ async def test_a_label_beside_a_long_document_does_not_look_it_up_again(tmp_path
     runs = write_runs(tmp_path / "runs.jsonl", lucky_run())
     docs = write_docs(tmp_path / "docs.jsonl", {"doc-cap": long_text(DOC_LINES, "clause")})
     looked_up = []
-    real = document_panel.document_text
-    monkeypatch.setattr(
-        document_panel, "document_text", lambda *args: looked_up.append(args[0]) or real(*args)
-    )
+    real = corpus.document_text  # the document panel looks it up there each time it shows one
+    monkeypatch.setattr(corpus, "document_text", lambda *args: looked_up.append(args[0]) or real(*args))
     app = create_app(runs, reviewer="tester", docs=DocsSource(str(docs)))
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await loaded(pilot)

@@ -12,23 +12,13 @@ __getattr__, __all__ = public_api(
     __name__,
     {
         "agreement": ["Agreement", "agreement", "figure", "format_agreement", "percent", "review_agreement"],
-        "baseline": [
-            "BASELINE_VIEWS",
-            "BASELINE_VIEW_BY_NAME",
-            "Baseline",
-            "NOT_COMPARABLE",
-            "NO_RUN",
-            "Offer",
-            "open_baseline",
-        ],
+        "baseline": ["Baseline", "Offer", "open_baseline"],
         "blind": ["shown_counts"],
         "compare": ["compare_files", "compare_stores", "format_comparison"],
         "estimate": ["Interval", "auto_size", "effective_size", "interval_json", "wilson"],
         "explain": ["ABSENT", "MAX_NAMED", "describe_label", "id_list", "invalid_reason", "reason"],
         "filtering": [
             "LABEL_STAGE_CODES",
-            "VIEWS",
-            "VIEW_BY_NAME",
             "field_values",
             "filter_rows",
             "narrows",
@@ -38,7 +28,6 @@ __getattr__, __all__ = public_api(
         ],
         "sampling": [
             "NOUNS",
-            "SAMPLE_VIEWS",
             "Sample",
             "SampleError",
             "default_name",
@@ -53,5 +42,14 @@ __getattr__, __all__ = public_api(
         "sorting": ["ASCENDING", "DESCENDING", "FILE_ORDER", "SORT_COLUMNS", "sort_rows"],
         "spotcheck": ["SpotCheckReport", "format_spot_checks", "spot_check_report", "spot_check_reports"],
         "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats", "stats_document"],
+        "views": [
+            "BASELINE_VIEWS",
+            "BASELINE_VIEW_BY_NAME",
+            "NOT_COMPARABLE",
+            "NO_RUN",
+            "SAMPLE_VIEWS",
+            "VIEWS",
+            "VIEW_BY_NAME",
+        ],
     },
 )

@@ -30,17 +30,11 @@ from ..runs.mapping import FieldMap
 from ..runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL
 from ..runs.store import RunStore
 from .compare import BY_ID, Comparison, ReviewedRun, compare_stores, open_side
-from .filtering import View, rows_with_stage
+from .filtering import rows_with_stage
+from .views import BASELINE_VIEW_BY_NAME as BASELINE_VIEW_BY_NAME  # offered here too
+from .views import BASELINE_VIEWS as BASELINE_VIEWS
+from .views import NO_RUN, NOT_COMPARABLE
 
-NO_RUN = 255  # `was` of a run that OLD does not have
-NOT_COMPARABLE = 254  # `was` of a run whose OLD run (same id) asked another question
-
-BASELINE_VIEWS = (
-    View("~", "changed", "Changed since the baseline"),
-    View("+", "fixed", "Fixed since the baseline"),
-    View("-", "regressed", "Regressed since the baseline"),
-)
-BASELINE_VIEW_BY_NAME = {view.name: view for view in BASELINE_VIEWS}
 UNCHANGED_FIELDS = ("question", "answer", "required", "context")
 """A run must keep these from OLD for OLD's reviewer label to be offered."""
 

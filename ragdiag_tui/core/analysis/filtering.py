@@ -29,27 +29,12 @@ import msgspec
 from ..common.jsonutil import RawNumber, decode_exact, field_text
 from ..review.state import Review
 from ..runs.rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
-from ..runs.stages import S_RETRIEVAL, STAGE_CODE, STAGES
+from ..runs.stages import S_RETRIEVAL, STAGE_CODE
 from ..runs.store import RunStore
 from .progress import unreviewed_by_me
+from .views import VIEW_BY_NAME
+from .views import VIEWS as VIEWS  # the views' names are in views.py, offered here too
 
-
-@dataclass(frozen=True, slots=True)
-class View:
-    key: str  # the one key that selects it
-    name: str
-    title: str
-
-
-VIEWS = (
-    View("a", "all", "All runs"),
-    *(View(stage.key, stage.name, stage.view_title) for stage in STAGES),  # one view per stage
-    View("L", "lucky", "Lucky answers"),
-    View("U", "unreviewed", "Unreviewed"),
-    View("R", "reviewed", "Reviewed"),
-    View("C", "conflicts", "Conflicts"),
-)
-VIEW_BY_NAME = {view.name: view for view in VIEWS}
 LABEL_STAGES = frozenset({RETRIEVAL, GENERATION, PASS, LABEL_ERROR})
 """The stages the label in force decides between (a run without required IDs is unresolved,
 an invalid line invalid, whatever the label)."""

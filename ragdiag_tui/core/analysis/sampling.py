@@ -39,11 +39,8 @@ from typing import Any
 from ..review.state import Review
 from ..runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID, S_UNRESOLVED, RunStore
 from .estimate import auto_size
-from .filtering import VIEW_BY_NAME, filter_rows, rows_with_stage, view_rows
-
-SAMPLE_VIEWS = tuple(name for name in VIEW_BY_NAME if name != "conflicts")
-"""The view names a sample may be drawn from, as the command line spells them. Not the
-conflicts view: a conflict is settled by adjudication, every one of them, not sampled."""
+from .filtering import filter_rows, rows_with_stage, view_rows
+from .views import SAMPLE_VIEWS, VIEW_BY_NAME
 
 NOUNS = {
     "all": "runs",

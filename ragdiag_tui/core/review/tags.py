@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 
 MAX_TAGS = 9
@@ -128,6 +127,8 @@ def _decode(name: str, raw: bytes) -> dict[str, object]:
     Any failure of the decoder becomes a TagsError naming the file: a hostile file
     (nested a thousand deep: RecursionError; huge: MemoryError) must not end the program.
     """
+    import tomllib  # loaded on first use (--tags): the default set needs no TOML
+
     try:
         return tomllib.loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
     except UnicodeDecodeError:

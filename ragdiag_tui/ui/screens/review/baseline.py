@@ -8,16 +8,18 @@ a part of the screen that uses only what `BaselineHost` names.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.message import Message
 
-from ....core.analysis.baseline import BASELINE_VIEW_BY_NAME, Baseline, Offer, open_baseline
+from ....core.analysis.views import BASELINE_VIEW_BY_NAME
 from ....core.common.text import visible
 from ....core.review.records import JournalError, utc_now
 from ....core.runs.loading import FileError
-from ...widgets.detail.baseline_diff import baseline_diff
 from .host import WorkerHost
+
+if TYPE_CHECKING:
+    from ....core.analysis.baseline import Baseline, Offer
 
 
 class BaselineLoaded(Message):
@@ -61,6 +63,8 @@ class BaselineActions:
         screen, review = self.screen, self.screen.review
         if self.path is None or review is None:
             return
+        from ....core.analysis.baseline import open_baseline  # loaded only with --baseline
+
         path, store = self.path, screen.store
 
         def load_in_thread() -> None:
@@ -104,6 +108,8 @@ class BaselineActions:
         """The detail's before-and-after block of `row` (None without a baseline)."""
         if self.baseline is None or row is None:
             return None
+        from ...widgets.detail.baseline_diff import baseline_diff  # loaded with the baseline
+
         return baseline_diff(self.baseline, self.screen.store, self.screen.review, row)
 
     def ready(self, view: str) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from ....core.runs.corpus import DocsError
 from .host import WorkerHost
 
 if TYPE_CHECKING:
@@ -61,6 +60,8 @@ class Documents:
 
     def _open(self, source: DocsSource) -> None:
         """Index the corpus, in a worker's thread; the result is shown on the main thread."""
+        from ....core.runs.corpus import DocsError  # loaded already: `source` is its DocsSource
+
         try:
             docs = source.open()
         except DocsError as exc:

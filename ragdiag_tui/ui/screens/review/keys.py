@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
 
-from ....core.analysis.baseline import BASELINE_VIEWS
-from ....core.analysis.filtering import VIEWS
+from ....core.analysis.views import BASELINE_VIEWS, VIEWS
 from ....core.common.text import visible
 from ...widgets.table.run_table import RunTable
 

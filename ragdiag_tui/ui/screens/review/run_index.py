@@ -14,9 +14,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ....core.analysis.baseline import BASELINE_VIEW_BY_NAME
-from ....core.analysis.filtering import VIEW_BY_NAME, filter_rows, narrows, row_matches
+from ....core.analysis.filtering import filter_rows, narrows, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
+from ....core.analysis.views import BASELINE_VIEW_BY_NAME, VIEW_BY_NAME
 from ....core.common.text import visible
 from ...widgets.table.run_table import SORT_ARROWS
 from .baseline import is_baseline_view

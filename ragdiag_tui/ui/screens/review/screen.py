@@ -33,7 +33,6 @@ from ...widgets.key_footer import KeyFooter, wide_footer
 from ...widgets.stage_summary import StageSummary
 from ...widgets.table.run_table import RunTable
 from ..styled_once import StyledOnce
-from .adjudicate import adjudicate
 from .baseline import BaselineActions, BaselineFailed, BaselineLoaded, is_baseline_view
 from .dialogs import Dialogs
 from .documents import Documents
@@ -265,6 +264,8 @@ class ReviewScreen(StyledOnce[None]):
         self.labelling.undo()
 
     def action_adjudicate(self) -> None:
+        from .adjudicate import adjudicate  # a dialog: loaded on first use
+
         adjudicate(self, self.labelling)
 
     # -- sorting and moving (see navigation.py) ------------------------------------------

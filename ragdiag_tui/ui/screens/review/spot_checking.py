@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ....core.analysis.progress import unreviewed_by_me
-from ....core.analysis.sampling import Sample
 from ....core.common.text import visible
 from ....core.review.records import JournalError, SpotCheck, utc_now
 from ....core.review.tags import DEFAULT_TAGS, tag_by_number
@@ -18,6 +17,7 @@ from .host import ReviewHost
 from .spot_checks import list_entry
 
 if TYPE_CHECKING:
+    from ....core.analysis.sampling import Sample
     from .labelling import Labelling
     from .navigation import Navigation
     from .showing import Showing

@@ -9,20 +9,26 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from ....core.analysis.progress import ReviewerProgress, spot_check_progress
-from ....core.analysis.spotcheck import absent_note, sampled_rows
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
 
+# core.analysis.spotcheck (with its estimates and sampling) is loaded on first use: the
+# first frame shows no spot-check.
+
 
 def spot_check_rows(review: Review, name: str) -> list[int]:
     """The runs of spot-check `name` that are in the file, in sample order."""
+    from ....core.analysis.spotcheck import sampled_rows
+
     return sampled_rows(review, review.spot_checks[name])[0]
 
 
 def list_entry(review: Review, name: str) -> str:
     """A spot-check's line in the list (K): its progress, flagged when the file lacks its runs
     or the record repeats ids or has a size its ids disagree with."""
+    from ....core.analysis.spotcheck import absent_note, sampled_rows
+
     spot_check = review.spot_checks[name]
     rows, absent = sampled_rows(review, spot_check)
     line = spot_check_progress(review, name, rows).text()

@@ -15,12 +15,15 @@ from textual.containers import VerticalScroll
 from textual.content import Content, Span
 
 from ....core.common.text import visible
-from ....core.runs.corpus import DocStore, DocText, document_text, run_texts
 from .detail_text import MAX_ID, cut, detail_class, field_line, joined, muted, shown_lines
 from .id_lists import shown_ids
 
 if TYPE_CHECKING:
+    from ....core.runs.corpus import DocStore, DocText
     from ....core.runs.store import RunStore
+
+# The documents' module (core.runs.corpus) is loaded when a document is first highlighted:
+# the first frame highlights none.
 
 _c = detail_class
 
@@ -157,6 +160,8 @@ class DocumentPanel:
 
     def _run_texts(self, store: RunStore, row: int) -> dict[str, str]:
         """The texts run `row` carries itself, read once while it is shown."""
+        from ....core.runs.corpus import run_texts
+
         carried = self._carried
         if carried is None or carried[0] is not store or carried[1] != row:
             carried = self._carried = (store, row, run_texts(store, row))
@@ -172,6 +177,8 @@ class DocumentPanel:
         painted = (*run, self._at, self.docs, self.docs_status, self.question)
         if painted == self._painted:
             return
+        from ....core.runs.corpus import DocText, document_text
+
         self._painted = painted
         doc_id, kind = current
         found = self.found = document_text(doc_id, self._run_texts(*run), self.docs)

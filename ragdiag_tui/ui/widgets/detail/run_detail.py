@@ -18,7 +18,6 @@ from textual.style import Style
 from textual.widgets import Static
 
 from ....core.analysis.explain import invalid_reason
-from ....core.runs.corpus import DocStore
 from ....core.runs.stages import S_INVALID
 from ..stages import STAGE_STYLE_CLASSES
 from .detail_text import multiline, muted, value_text
@@ -31,6 +30,7 @@ from .steady_scroll import SteadyScroll
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
+    from ....core.runs.corpus import DocStore
     from ....core.runs.store import RunStore
 
 MIN_DOCUMENT_LINES = 5  # the document panel's fewest lines beside the run's IDs

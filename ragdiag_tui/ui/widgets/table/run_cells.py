@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from rich.style import Style
 
-from ....core.analysis.baseline import NO_RUN, NOT_COMPARABLE
 from ....core.analysis.filtering import LABEL_STAGE_CODES
+from ....core.analysis.views import NO_RUN, NOT_COMPARABLE
 from ....core.runs.stages import S_INVALID, S_RETRIEVAL, STAGES
 from ....core.runs.store import label_value
 from ..stages import CONFLICT_MARK, HELD_MARK, LUCKY_MARK, STAGE_TITLES, label_word
