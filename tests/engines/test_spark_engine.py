@@ -249,6 +249,24 @@ def test_a_sample_is_one_spark_job(spark: Any, tmp_path: Path) -> None:
     assert len(context.statusTracker().getJobIdsForGroup("one-sample")) == 1
 
 
+def test_a_jobs_files_are_numbered_by_the_jvm_one_per_partition(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The frame a job's tasks start from is made by Spark itself (no Python worker converts
+    its rows first), one file a partition, and the files go with the task function."""
+    from ragdiag_tui.engines.spark.engine import file_tasks
+
+    for name in ("b", "a", "c"):
+        write_jsonl(tmp_path / "d" / f"{name}.jsonl", [{"id": name, "required": ["x"], "context": ["x"]}])
+    ds = _dataset(tmp_path / "d")
+    numbers, files = file_tasks(spark, ds)
+    assert [(task.index, task.rel) for task in files] == list(enumerate(ds.names))
+    assert numbers.rdd.getNumPartitions() == 3
+    numbers.explain()
+    plan = capsys.readouterr().out
+    assert "Range (0, 3" in plan and "ExistingRDD" not in plan, plan
+
+
 # -- the session -------------------------------------------------------------------------------
 
 

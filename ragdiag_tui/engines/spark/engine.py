@@ -53,7 +53,7 @@ from .session import DEFAULT_MASTER, spark_session
 from .verdicts import INVALID, FileTask
 
 
-def _tasks(spark: Any, ds: Dataset) -> tuple[Any, tuple[FileTask, ...]]:
+def file_tasks(spark: Any, ds: Dataset) -> tuple[Any, tuple[FileTask, ...]]:
     """A frame of the dataset's file numbers, one per partition (at least one), in the
     dataset's order, and the files they number, for the task function to carry. The JVM
     makes the frame on its own: no Python worker converts its rows (a pass per job, that a
@@ -77,7 +77,7 @@ def diagnose(
     counts = dict.fromkeys((*RULE_STAGE_NAMES, INVALID), 0)
     lucky = [0]
     with spark_session(master, len(ds.files)) as spark:
-        numbers, files = _tasks(spark, ds)
+        numbers, files = file_tasks(spark, ds)
         task = functools.partial(diagnosis_batches, files=files, field_map=mapping)
         frame = numbers.mapInArrow(task, DIAGNOSIS_SCHEMA)
         write_diagnoses(Path(out), _counted(frame.toLocalIterator(), rels, counts, lucky))
@@ -116,7 +116,7 @@ def stats(
     """What `stats FILE --json --no-journal` prints for the dataset's runs (without its
     spot_checks and agreement); with `group_by`, that for all runs and for each group."""
     with spark_session(master, len(ds.files)) as spark:
-        numbers, files = _tasks(spark, ds)
+        numbers, files = file_tasks(spark, ds)
         task = functools.partial(partial_batches, files=files, field_map=mapping, group_by=group_by)
         partials = numbers.mapInArrow(task, PARTIAL_SCHEMA).persist()
         try:
@@ -185,12 +185,12 @@ def sample(
     # Each task keeps as many candidates as the sample can hold: n, or the most `auto` draws.
     keep = draw_size(n, MANY_RUNS, margin)
     with spark_session(master, len(ds.files)) as spark:
-        numbers, files = _tasks(spark, ds)
+        numbers, files = file_tasks(spark, ds)
         task = functools.partial(
             sample_batches, files=files, field_map=mapping, view=view, filters=terms, seed=seed, keep=keep
         )
         rows = numbers.mapInArrow(task, SAMPLE_SCHEMA)
-        # One job: the row of counts of each partition (`_tasks`: one per file, at least one),
+        # One job: the row of counts of each partition (`file_tasks`: one per file, at least one),
         # its key null so first, then the `keep` smallest keys of the dataset.
         order = (F.col("key").asc_nulls_first(), F.col("file"), F.col("line"))
         first = rows.orderBy(*order).limit(max(1, len(ds.files)) + keep).collect()
