@@ -60,34 +60,52 @@ checking the bytecode of the classes they load (Spark's own jars; a sixth of a J
 and the shared-memory counters that only monitoring tools read."""
 
 
+def _start(master: str, extra: dict[str, str] | None = None) -> Any:
+    """A session on `master`. The first in the process starts the JVM, on the quick start-up
+    options; a later one starts a new Spark application in the same JVM."""
+    from ragdiag_tui.engines.spark.session import build_session
+
+    before = os.environ.get("JDK_JAVA_OPTIONS")
+    os.environ.update(FAST_START)  # read by the JVM that build_session starts
+    try:
+        return build_session(master, extra)
+    finally:
+        if before is None:
+            del os.environ["JDK_JAVA_OPTIONS"]
+        else:
+            os.environ["JDK_JAVA_OPTIONS"] = before
+
+
+def _stop_shared() -> None:
+    if _SESSION:
+        _SESSION.pop().stop()
+
+
 def shared_session() -> Any:
     """One local[2] session for every Spark test of this process, stopped at exit: the engine
-    uses a running session as it is and leaves it running."""
+    uses a running session as it is and leaves it running. A test on the standalone cluster
+    (`cluster_session`) stops it; the next call starts it again, in the same JVM."""
     require_spark()
     if not _SESSION:
-        from ragdiag_tui.engines.spark.session import build_session
-
-        before = os.environ.get("JDK_JAVA_OPTIONS")
-        os.environ.update(FAST_START)  # read by the JVM that build_session starts
-        try:
-            _SESSION.append(build_session("local[2]"))
-        finally:
-            if before is None:
-                del os.environ["JDK_JAVA_OPTIONS"]
-            else:
-                os.environ["JDK_JAVA_OPTIONS"] = before
-        atexit.register(_SESSION[0].stop)
+        _SESSION.append(_start("local[2]"))
+        if not _AT_EXIT:
+            _AT_EXIT.append(atexit.register(_stop_shared))
     return _SESSION[0]
+
+
+_AT_EXIT: list[Any] = []
 
 
 ONE_SESSION = pytest.mark.xdist_group("spark-session")
 """Marks the tests that use the shared session: under `--dist loadgroup` (the suite's addopts)
 they all run in one xdist worker, so the suite starts one JVM (about 7 s of two busy cores)
-instead of one per worker."""
+instead of one per worker. The test on the standalone cluster is one of them: its driver is
+that JVM too."""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def spark() -> Any:
+    """The shared session, running (the cluster test may have stopped the one before)."""
     return shared_session()
 
 
@@ -179,3 +197,23 @@ def standalone_cluster(work: Path) -> Iterator[tuple[str, dict[str, str]]]:
     finally:
         for daemon in reversed(daemons):
             daemon.stop()
+
+
+@contextmanager
+def cluster_session(master: str, env: dict[str, str]) -> Iterator[Any]:
+    """A session on the standalone cluster at `master` in this process: the shared local
+    session, if running, is stopped first (one SparkContext a JVM), and its JVM drives the
+    cluster, so the test pays for no second driver. `env` is `standalone_cluster`'s."""
+    _stop_shared()
+    session = _start(
+        master,
+        {
+            "spark.driver.host": "127.0.0.1",
+            "spark.driver.bindAddress": "127.0.0.1",
+            "spark.executorEnv.PYTHONPATH": env["PYTHONPATH"],
+        },
+    )
+    try:
+        yield session
+    finally:
+        session.stop()

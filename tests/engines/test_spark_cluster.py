@@ -1,12 +1,11 @@
 """The Spark engine on a real cluster: a standalone master and one worker on 127.0.0.1, started
-with the scripts that ship with pyspark, and the CLI pointed at it with --master (its commands
-run in one Spark application, so the test pays for one driver and one executor)."""
+with the scripts that ship with pyspark, and the CLI pointed at it with --master. Its commands
+run in one Spark application, driven by the JVM of the shared local session (stopped for the
+test), so the test pays for one executor and no second driver."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +15,9 @@ from ragdiag_tui.cli import main as ragdiag_tui
 from ragdiag_tui.engines.results import sample_key
 
 from .conftest import local_stats, read_jsonl, write_jsonl
-from .spark_support import (
-    REPO,
-    SAMPLE_RUNS,
-    require_spark,
-    standalone_cluster,
-)
+from .spark_support import ONE_SESSION, SAMPLE_RUNS, cluster_session, require_spark, standalone_cluster
+
+pytestmark = ONE_SESSION  # its driver is the JVM of the shared session's worker
 
 LUCKY_DEMO = [
     "run-0005",
@@ -36,18 +32,11 @@ LUCKY_DEMO = [
 ]  # fmt: skip  (sample_runs/README.md)
 
 
-def _commands(master: str, env: dict[str, str], *commands: list[str]) -> list[dict[str, Any]]:
-    """Run `ragdiag-tui` commands in one Spark application on `master` (see spark_cluster_driver)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.engines.spark_cluster_driver", master, json.dumps(list(commands))],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+def _command(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """Run a `ragdiag-tui` command in this process: its exit status and what it printed."""
+    status = ragdiag_tui(args)
+    printed = capsys.readouterr()
+    return {"status": status, "stdout": printed.out, "stderr": printed.err}
 
 
 def test_stats_and_sample_on_a_standalone_cluster_equal_the_local_path(
@@ -60,14 +49,14 @@ def test_stats_and_sample_on_a_standalone_cluster_equal_the_local_path(
     write_jsonl(lake / "day=1" / "runs.jsonl", runs[30:])
     sample_file = tmp_path / "spot" / "sample.jsonl"
     sample_file.parent.mkdir()
-    with standalone_cluster(tmp_path / "cluster") as (master, env):
+    with standalone_cluster(tmp_path / "cluster") as (master, env), cluster_session(master, env) as session:
+        assert session.sparkContext.master == master
         on_cluster = ("--engine", "spark", "--master", master)
-        stats, drawn = _commands(
-            master,
-            env,
-            ["stats", str(lake), *on_cluster, "--json"],
+        stats = _command(["stats", str(lake), *on_cluster, "--json"], capsys)
+        drawn = _command(
             ["sample", str(lake), *on_cluster, "--view", "lucky", "-n", "4", "--seed", "11", "--name", "spot",
              "-o", str(sample_file), "--json"],
+            capsys,
         )  # fmt: skip
     assert stats["status"] == 0, stats["stderr"]
     assert json.loads(stats["stdout"]) == local_stats(SAMPLE_RUNS / "demo.jsonl", capsys)
