@@ -20,7 +20,7 @@ from ragdiag_tui.ui.screens.review.run_loader import LoadFailed, RowsArrived, lo
 from ragdiag_tui.ui.screens.review.screen import ReviewScreen
 from ragdiag_tui.ui.widgets.table.run_table import RunTable
 
-from .helpers import SIZE, loaded, table, wait_until
+from .helpers import SIZE, detail_text, loaded, table, wait_until
 from .test_typeahead_loading import STALL_LIMIT, HeldLoad, held_load  # noqa: F401 (a fixture)
 
 
@@ -76,6 +76,33 @@ async def test_a_file_slow_to_give_its_first_runs_is_drawn_loading_meanwhile(
         load.go()
         screen = await loaded(pilot)
         assert len(screen.rows) == ANNOUNCE_FIRST + 100
+
+
+async def test_a_small_file_is_drawn_first_loaded_with_its_first_runs_detail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file read before the first drawing is drawn once, loaded: the review open (its view
+    and counts), the loading bar gone and the first run in the detail, not drawn loading first
+    and laid out and drawn again when the end of the load comes through the queue."""
+    monkeypatch.setattr(loading, "FIRST_ROWS_WAIT", STALL_LIMIT, raising=False)  # however slow the machine
+    at_first_drawing: list[tuple[bool, bool, str]] = []
+    real = RunTable.render_line
+
+    def render_line(table: RunTable, y: int):  # type: ignore[no-untyped-def]
+        if not at_first_drawing:
+            screen = cast(ReviewScreen, table.screen)
+            bar = screen.query_one("#load-status").display
+            at_first_drawing.append((screen.review is not None, bar, detail_text(table.app)))
+        return real(table, y)
+
+    monkeypatch.setattr(RunTable, "render_line", render_line)
+    path = write_runs(tmp_path / "runs.jsonl", 30)
+    app = create_app(path, reviewer="tester")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+    ((review_open, bar_shown, detail),) = at_first_drawing
+    assert review_open and not bar_shown
+    assert "r0" in detail
 
 
 def test_the_loader_tells_the_screen_of_each_count_once() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -45,6 +46,14 @@ class LoadingHost(WorkerHost, GateHost, Protocol):
         """Call `callback` once the screen has been drawn anew."""
         ...
 
+    def on_runs_loaded(self, event: RunsLoaded) -> None:
+        """The screen's handler of a load that ended well (called here when it ends early)."""
+        ...
+
+    def on_load_failed(self, event: LoadFailed) -> None:
+        """The screen's handler of a load that failed (called here when it ends early)."""
+        ...
+
 
 class Loading:
     """Starts the load and shows its progress in a bar (`#load-status`) that goes once it ends.
@@ -71,6 +80,10 @@ class Loading:
         label = Static(f"Loading {os.path.basename(screen.store.path)}", id="load-label", markup=False)
         self.status = Horizontal(label, self.bar, id="load-status")
         self.first_rows = 0  # the runs read when the screen is first drawn (see `start`)
+        self._all_in = False  # whether those are every run (a small file: no first screenful announced)
+        self._end_lock = threading.Lock()
+        self._holding = False  # while `start` waits: the load's end is held for it, not queued
+        self._held: RunsLoaded | LoadFailed | None = None
 
     async def start(self) -> None:
         """Fill the store in a worker; it posts `run_loader`'s messages to the screen.
@@ -78,10 +91,15 @@ class Loading:
         Returns once the first screenful of runs is in (or the load ended, or
         FIRST_ROWS_WAIT passed), with them in the table: the screen's first drawing shows
         them. Drawing it empty first would cost a whole frame, and share the interpreter
-        with the reading, so the runs would show later."""
-        first, loop = asyncio.Event(), asyncio.get_running_loop()
+        with the reading, so the runs would show later. A load that ends within the wait
+        (a small file) ends here too, its end handled before the first drawing instead of
+        queued behind it: the screen is laid out and drawn once, with the view, the counts
+        and the first run's detail, instead of once loading and again loaded."""
+        first, ended, loop = asyncio.Event(), asyncio.Event(), asyncio.get_running_loop()
+        deadline = loop.time() + FIRST_ROWS_WAIT
+        self._holding = True
         self.screen.run_worker(
-            lambda: self._load(first, loop),
+            lambda: self._load(first, ended, loop),
             name="load",
             group="load",
             exclusive=True,
@@ -89,24 +107,54 @@ class Loading:
         )
         try:
             await asyncio.wait_for(first.wait(), FIRST_ROWS_WAIT)
+            if self._all_in:  # the journal is replayed next: the end follows at once
+                await asyncio.wait_for(ended.wait(), max(0.0, deadline - loop.time()))
         except TimeoutError:
+            pass
+        with self._end_lock:
+            self._holding = False
+            held, self._held = self._held, None
+        if not first.is_set():
             return
         if self.first_rows and self.screen.review is None:
             self.index.arrived(self.first_rows)
             self.showing.counts(loading=True)
+        self.index.mounting = True
+        try:
+            if isinstance(held, RunsLoaded):
+                self.screen.on_runs_loaded(held)
+            elif held is not None:
+                self.screen.on_load_failed(held)
+            if self.first_rows:
+                self.showing.run()  # the first run's detail, in the same first drawing
+        finally:
+            self.index.mounting = False
 
-    def _load(self, first: asyncio.Event, loop: asyncio.AbstractEventLoop) -> None:
+    def _load(self, first: asyncio.Event, ended: asyncio.Event, loop: asyncio.AbstractEventLoop) -> None:
         from textual.worker import get_current_worker
 
         worker = get_current_worker()
 
+        def wake_start(event: asyncio.Event) -> None:
+            with contextlib.suppress(RuntimeError):  # the app has already gone
+                loop.call_soon_threadsafe(event.set)
+
         def post(message: Message) -> None:
+            if isinstance(message, (RunsLoaded, LoadFailed)):
+                with self._end_lock:
+                    held = self._holding
+                    if held:
+                        self._held = message
+                if held:  # `start` handles it before the first drawing
+                    wake_start(first)
+                    wake_start(ended)
+                    return
             self.screen.post_message(message)
             if isinstance(message, (RowsArrived, RunsLoaded, LoadFailed)) and not first.is_set():
                 if isinstance(message, RowsArrived):
                     self.first_rows = message.count
-                with contextlib.suppress(RuntimeError):  # the app has already gone
-                    loop.call_soon_threadsafe(first.set)
+                    self._all_in = message.painted is None
+                wake_start(first)
 
         load_runs(self.screen.store, self.options, post, lambda: worker.is_cancelled)
 

@@ -92,6 +92,9 @@ class RunIndex:
         self.rows: list[int] | range = range(0)
         self.sticky: int | None = None  # a changed run kept in view while the cursor is on it
         self._narrowing: tuple[str, str, str | None] | None = None  # the filter the rows were found by
+        self.mounting = False
+        """True while a load that ended early is shown from the screen's `on_mount` (see
+        `Loading.start`): its widgets are there, though Textual counts it mounted only after."""
 
     def is_plain(self) -> bool:
         """Whether every run is shown: the view "all", no search, no document, no spot-check."""
@@ -151,7 +154,7 @@ class RunIndex:
     def refilter(self) -> None:
         """Compute the index afresh, the cursor staying on its run if the run is still in."""
         screen = self.screen
-        if not screen.is_mounted:
+        if not (screen.is_mounted or self.mounting):
             return
         review = screen.review
         if review is None:  # applied once loading ends
