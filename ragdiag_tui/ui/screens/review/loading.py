@@ -114,19 +114,20 @@ class Loading:
         with self._end_lock:
             self._holding = False
             held, self._held = self._held, None
-        if not first.is_set():
+        if held is None and not first.is_set():  # nothing in yet: drawn loading
             return
         if self.first_rows and self.screen.review is None:
             self.index.arrived(self.first_rows)
             self.showing.counts(loading=True)
+        if held is None:
+            return  # a big file: its first screenful is drawn first, the rest comes after
         self.index.mounting = True
         try:
             if isinstance(held, RunsLoaded):
                 self.screen.on_runs_loaded(held)
-            elif held is not None:
-                self.screen.on_load_failed(held)
-            if self.first_rows:
                 self.showing.run()  # the first run's detail, in the same first drawing
+            else:
+                self.screen.on_load_failed(held)
         finally:
             self.index.mounting = False
 
