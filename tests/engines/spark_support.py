@@ -88,12 +88,9 @@ def shared_session() -> Any:
     require_spark()
     if not _SESSION:
         _SESSION.append(_start("local[2]"))
-        if not _AT_EXIT:
-            _AT_EXIT.append(atexit.register(_stop_shared))
+        # After pyspark's own exit handlers, so run before them; once per start (a second call stops nothing).
+        atexit.register(_stop_shared)
     return _SESSION[0]
-
-
-_AT_EXIT: list[Any] = []
 
 
 ONE_SESSION = pytest.mark.xdist_group("spark-session")

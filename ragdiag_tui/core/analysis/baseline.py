@@ -31,8 +31,6 @@ from ..runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL
 from ..runs.store import RunStore
 from .compare import BY_ID, Comparison, ReviewedRun, compare_stores, open_side
 from .filtering import rows_with_stage
-from .views import BASELINE_VIEW_BY_NAME as BASELINE_VIEW_BY_NAME  # offered here too
-from .views import BASELINE_VIEWS as BASELINE_VIEWS
 from .views import NO_RUN, NOT_COMPARABLE
 
 UNCHANGED_FIELDS = ("question", "answer", "required", "context")

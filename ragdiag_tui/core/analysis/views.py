@@ -1,7 +1,7 @@
 """The views a reviewer picks runs by: their keys, names and titles, those of a baseline,
 and the views a sample may be drawn from. Only names here, no rows: `filtering`,
-`baseline` and `sampling` compute the views' rows (and offer these names too), so the
-command line's parser and the app's first frame name the views without loading them."""
+`baseline` and `sampling` compute the views' rows, so the command line's parser and the
+app's first frame name the views without loading them."""
 
 from __future__ import annotations
 

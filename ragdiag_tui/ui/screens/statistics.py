@@ -22,9 +22,9 @@ from textual.widgets.option_list import Option
 
 from ...core.analysis.agreement import review_agreement
 from ...core.analysis.blind import shown_counts
-from ...core.analysis.filtering import VIEW_BY_NAME
 from ...core.analysis.spotcheck import spot_check_reports
 from ...core.analysis.stats import Stats
+from ...core.analysis.views import VIEW_BY_NAME
 from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.review.tags import DEFAULT_TAGS

@@ -54,7 +54,7 @@ class IndexHost(ReviewHost, Protocol):
 
     @property
     def view(self) -> str:
-        """The active view (a `filtering.VIEWS` or baseline view name)."""
+        """The active view (a `views.VIEWS` or `views.BASELINE_VIEWS` name)."""
         ...
 
     @property

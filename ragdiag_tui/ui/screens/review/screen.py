@@ -58,7 +58,7 @@ class ReviewScreen(StyledOnce[None]):
     ]
 
     view: var[str] = var("all")
-    """The active view (a `filtering.VIEWS` name)."""
+    """The active view (a `views.VIEWS` name)."""
     search: var[str] = var("")
     """Text the runs must contain (id, question or any document ID)."""
     missing_doc: var[str | None] = var(None)
