@@ -4,6 +4,7 @@ run, and a phone's width without sideways scrolling."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,9 +37,22 @@ def browser(tmp_path: Path) -> Iterator[webdriver.Chrome]:
         driver.quit()
 
 
+LOAD_SECONDS = 30  # at most, for the page to finish loading on a busy machine
+
+
 def opened(driver: webdriver.Chrome, page: Path) -> None:
+    """The page opened and fully loaded. `get` can return while a busy machine's Chromium still
+    says "loading" (seen in CI): wait for "complete" (polled, with a deadline), then check it."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
     driver.get(page.as_uri())
-    assert driver.execute_script("return document.readyState") == "complete"
+    ready = "return document.readyState"
+    with contextlib.suppress(TimeoutException):
+        WebDriverWait(driver, LOAD_SECONDS, poll_frequency=0.05).until(
+            lambda d: d.execute_script(ready) == "complete"
+        )
+    assert driver.execute_script(ready) == "complete"
 
 
 def console_errors(driver: webdriver.Chrome) -> list[dict[str, object]]:
