@@ -4,7 +4,9 @@ parse of each stylesheet per worker for all the apps its tests start."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,17 @@ JVM, a program in a pseudo-terminal): measured per test (CPU time against wall t
 spent waiting for a core), three workers on two cores keep them busy only about four fifths of the
 time, four nearly all of it. More workers add little, and each one collects the whole suite again
 (about 8 s of CPU)."""
+
+
+SAMPLE_RUNS = Path(__file__).resolve().parents[1] / "sample_runs"
+
+
+@pytest.fixture
+def samples(tmp_path: Path) -> Path:
+    """A copy of `sample_runs/` in the test's own folder. Commands that apply a journal found
+    beside their run file (stats, compare, export) must not meet one a user left beside the
+    samples, say after trying the README's quick start."""
+    return Path(shutil.copytree(SAMPLE_RUNS, tmp_path / "sample_runs", ignore=shutil.ignore_patterns("*.review.jsonl")))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -15,7 +15,6 @@ from ragdiag_tui.core.runs.stages import STAGE_NAMES as STAGES
 from ragdiag_tui.core.runs.store import RunStore
 
 WriteRuns = Callable[..., Path]
-REPO = Path(__file__).resolve().parents[2]
 
 
 def run(run_id: str, required: list[str], context: list[str], correct: Any = True, **extra: Any) -> dict:
@@ -261,8 +260,7 @@ def test_report_shows_untrusted_text_escaped(
     assert "\\x1bD" in out
 
 
-def test_sample_before_and_after_files(capsys: pytest.CaptureFixture[str]) -> None:
-    samples = REPO / "sample_runs"
+def test_sample_before_and_after_files(capsys: pytest.CaptureFixture[str], samples: Path) -> None:
     data = compare_json(capsys, samples / "demo.jsonl", samples / "demo_after.jsonl")
     assert (data["joined"], data["only_old"], data["only_new"]) == (78, 2, 2)
     assert data["fixed"] == ["run-0005", "run-0010", "run-0019", "run-0020", "run-0031"]

@@ -438,11 +438,11 @@ def test_a_csv_without_the_required_column_exits_2(
 
 
 def test_a_csv_exported_to_json_lines_loads_back_with_the_same_diagnoses(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, samples: Path
 ) -> None:
     pytest.importorskip("ragdiag_tui.core.output.export")
     out = tmp_path / "reviewed.jsonl"
-    assert run_cli(capsys, "export", CSV_SAMPLE, "-o", out)[0] == 1  # the sample's bad row
+    assert run_cli(capsys, "export", samples / CSV_SAMPLE.name, "-o", out)[0] == 1  # the sample's bad row
     exported = [json.loads(line) for line in out.read_text().splitlines()]
     assert exported[0]["model"] == "gpt-4o-mini" and exported[0]["latency_ms"] == "1415"
     assert exported[0]["context"] == ["hr-policy-012", "hr-policy-014"]
@@ -453,11 +453,11 @@ def test_a_csv_exported_to_json_lines_loads_back_with_the_same_diagnoses(
 
 
 def test_a_csv_exported_to_csv_loads_back_with_the_same_diagnoses(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, samples: Path
 ) -> None:
     pytest.importorskip("ragdiag_tui.core.output.export")
     out = tmp_path / "reviewed.csv"
-    run_cli(capsys, "export", CSV_SAMPLE, "-o", out)
+    run_cli(capsys, "export", samples / CSV_SAMPLE.name, "-o", out)
     code, again, _ = run_cli(capsys, "diagnose", out)
     assert code == 0
     valid = [d for d in SAMPLE_DIAGNOSES if "line" not in d]

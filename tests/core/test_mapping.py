@@ -419,8 +419,8 @@ def test_diagnose_with_maps(capsys: pytest.CaptureFixture[str], nested: Path) ->
     assert "1 lucky answer;" in err  # one, not "1 lucky answers"
 
 
-def test_stats_with_a_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "stats", RAGAS_SAMPLE, "--preset", "ragas", "--json")
+def test_stats_with_a_preset(capsys: pytest.CaptureFixture[str], samples: Path) -> None:
+    code, out, _ = run_cli(capsys, "stats", samples / RAGAS_SAMPLE.name, "--preset", "ragas", "--json")
     stats = json.loads(out)
     assert code == 1  # the sample has one run whose retrieved ids hold a null
     assert stats["runs"] == 9 and stats["invalid_lines"] == 1 and stats["lucky_answers"] == 1
