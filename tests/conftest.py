@@ -26,7 +26,9 @@ def samples(tmp_path: Path) -> Path:
     """A copy of `sample_runs/` in the test's own folder. Commands that apply a journal found
     beside their run file (stats, compare, export) must not meet one a user left beside the
     samples, say after trying the README's quick start."""
-    return Path(shutil.copytree(SAMPLE_RUNS, tmp_path / "sample_runs", ignore=shutil.ignore_patterns("*.review.jsonl")))
+    copy = tmp_path / "sample_runs"
+    shutil.copytree(SAMPLE_RUNS, copy, ignore=shutil.ignore_patterns("*.review.jsonl"))
+    return copy
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
