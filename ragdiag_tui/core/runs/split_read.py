@@ -271,7 +271,9 @@ def join(part: Part, sink: SplitSink, seen: dict[str, int], line: int, position:
         columns = part.columns(sink.still_wanted)
         if columns is None or (columns["first_line"], columns["first_position"]) != (line, position):
             return False
-        if not seen.keys().isdisjoint(columns["ids"]) or not seen.keys().isdisjoint(columns["registered"]):
+        theirs = set(columns["ids"])
+        theirs.update(columns["registered"])
+        if not theirs.isdisjoint(seen):  # walks the first part's ids in order: half the time
             return False  # an id of the first part again: the child took it for a first sighting
         return sink.absorb(columns, part.read_text)
     finally:
