@@ -4,6 +4,7 @@ header's arrow, and which column a click on the header lands in."""
 from __future__ import annotations
 
 from ragdiag_tui.core.analysis.sorting import ASCENDING, SORT_COLUMNS
+from ragdiag_tui.core.runs.store import RunStore
 from ragdiag_tui.ui.widgets.table.table_columns import MIN_QUESTION, SORT_ARROWS, WAS_AT, Columns
 
 
@@ -48,3 +49,17 @@ def test_the_sorted_column_s_title_carries_the_arrow() -> None:
     header = Columns().header(160, "stage", ASCENDING)
     assert f"stage{SORT_ARROWS[ASCENDING]}" in header
     assert SORT_ARROWS[-ASCENDING] not in header
+
+
+def test_the_id_column_widens_to_the_cells_of_wide_ids_and_escapes() -> None:
+    columns, store = Columns(), RunStore()
+    store.ids = ["run-1", "運行運行運行"]  # six characters, twelve cells
+    columns.widen_for(store)
+    assert columns.widths(200)[1] == 12
+    store.ids.append("r" * 13)  # printable ASCII: as wide as it is long
+    columns.widen_for(store)
+    assert columns.widths(200)[1] == 13
+    escaped, store = Columns(), RunStore()
+    store.ids = ["r\x1b\x1b\x1bx"]  # five characters, drawn escaped: `r\x1b\x1b\x1bx`, fourteen cells
+    escaped.widen_for(store)
+    assert escaped.widths(200)[1] == 14

@@ -107,8 +107,7 @@ class Columns:
             return
         new = store.ids[self._widths_seen :]
         longest = max(map(len, new), default=0)
-        joined = "".join(new)
-        if longest > self._id_width and not (joined.isascii() and joined.isprintable()):
+        if longest > self._id_width and not ((joined := "".join(new)).isascii() and joined.isprintable()):
             # Only ids with wide or control characters need measuring one by one; a
             # batch of printable ASCII ids (the usual million) is as wide as it is long.
             longest = max(cell_len(shown(i, 4 * MAX_ID_WIDTH)) for i in new if len(i) >= self._id_width)
