@@ -292,50 +292,53 @@ class RecordBuilder:
     def _fast_lines(self, lines: list[bytes], line: int, sink: RunSink) -> Iterator[Record]:
         decode, add_run, stage_code = _fast_decode, sink.add_run, STAGE_CODE
         seen = self.first_seen
-        remember = seen.setdefault
-        for raw in lines:
-            line += 1
-            try:
-                fields = decode(raw)
-            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                record = self.careful_line(line, raw)
-                if record is not None:
-                    yield record
-                continue
-            self.position += 1
-            size = len(raw)
-            if size > MAX_DEPTH and _too_deep(raw):
-                yield LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
-                continue
-            if raw[-1:] == b"\r":
-                raw = raw[:-1]
-            run_id = fields.id
-            if run_id is None:
-                run_id = str(self.position)
-            known = len(seen)
-            first = remember(run_id, line)
-            if len(seen) == known:
-                yield self._duplicate(line, run_id, first)
-                continue
-            required, context, label = fields.required, fields.context, fields.correct
-            try:
-                stage, missing = outcome(required, context, label)
-            except InvalidRun as exc:
-                yield self._invalid(line, exc, run_id)
-                continue
-            question = fields.question
-            add_run(
-                line,
-                run_id,
-                stage_code[stage],
-                label,
-                required,
-                context,
-                question if question.__class__ is str else None,
-                missing,
-                raw,
-                NO_EXPECTED,
-            )
+        position = self.position  # kept here, and in `self.position` whenever it is read
+        try:
+            for raw in lines:
+                line += 1
+                try:
+                    fields = decode(raw)
+                except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                    self.position = position
+                    record = self.careful_line(line, raw)
+                    position = self.position
+                    if record is not None:
+                        yield record
+                    continue
+                position += 1
+                if len(raw) > MAX_DEPTH and _too_deep(raw):
+                    yield LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
+                    continue
+                if raw[-1:] == b"\r":
+                    raw = raw[:-1]
+                run_id = fields.id
+                if run_id is None:
+                    run_id = str(position)
+                if run_id in seen:
+                    yield self._duplicate(line, run_id, seen[run_id])
+                    continue
+                seen[run_id] = line
+                required, context, label = fields.required, fields.context, fields.correct
+                try:
+                    stage, missing = outcome(required, context, label)
+                except InvalidRun as exc:
+                    yield self._invalid(line, exc, run_id)
+                    continue
+                question = fields.question
+                add_run(
+                    line,
+                    run_id,
+                    stage_code[stage],
+                    label,
+                    required,
+                    context,
+                    question if question.__class__ is str else None,
+                    missing,
+                    raw,
+                    NO_EXPECTED,
+                )
+        finally:
+            self.position = position
 
     def from_line(self, line: int, raw: bytes) -> Record | None:
         """A JSON Lines record: the fast path first, the careful path on any doubt."""
