@@ -92,6 +92,18 @@ def _app_options(args: argparse.Namespace) -> tuple[Any, Any] | None:
 
 
 def run_review(args: argparse.Namespace) -> int:
+    from ..core.common.collector import hold, release
+
+    # The app's start makes objects that live as long as it does: the collector's passes over
+    # them would only delay the first screenful (the screen releases it just before drawing it).
+    hold()
+    try:
+        return _review(args)
+    finally:
+        release()
+
+
+def _review(args: argparse.Namespace) -> int:
     from ..core.runs.loading import check_readable
     from ..ui.app import create_app
 

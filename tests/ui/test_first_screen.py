@@ -3,6 +3,7 @@ when they do not (see `Loading.start`); and what the loader tells the screen as 
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from textual import events
 from textual.message import Message
 
+from ragdiag_tui.core.common import collector
 from ragdiag_tui.core.runs.loading import FileError
 from ragdiag_tui.core.runs.store import ANNOUNCE_FIRST
 from ragdiag_tui.ui.app import create_app
@@ -57,6 +59,34 @@ async def test_the_first_drawing_of_a_big_file_already_shows_its_first_runs(
         # Not an empty table drawn first, then the runs: one frame fewer before they show.
         assert first_drawn[0] >= ANNOUNCE_FIRST
         assert "r0" in table(pilot).render_line(1).text
+
+
+async def test_the_collector_held_while_the_app_starts_runs_again_before_the_first_drawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `ragdiag-tui FILE` holds the collector's passes off while the app starts (cli/review.py):
+    # the screen lets it run again before it first draws, so the reviewer's session has it.
+    before = gc.get_threshold()
+    at_first_drawing: list[tuple[int, ...]] = []
+    real = RunTable.render_line
+
+    def render_line(self: RunTable, y: int):  # type: ignore[no-untyped-def]
+        at_first_drawing.append(gc.get_threshold())
+        return real(self, y)
+
+    monkeypatch.setattr(RunTable, "render_line", render_line)
+    path = write_runs(tmp_path / "runs.jsonl", ANNOUNCE_FIRST + 100)
+    collector.hold()
+    try:
+        app = create_app(path, reviewer="tester")
+        async with app.run_test(size=SIZE) as pilot:
+            await loaded(pilot)
+            assert at_first_drawing[0] == before
+            assert gc.get_threshold() == before
+    finally:
+        collector.release()
+        gc.set_threshold(*before)
+        gc.unfreeze()
 
 
 async def test_a_file_slow_to_give_its_first_runs_is_drawn_loading_meanwhile(

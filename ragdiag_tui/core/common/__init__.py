@@ -1,5 +1,6 @@
 """What every part of the core uses: untrusted text made visible, the JSON rules,
-atomic and safe writes, and where a path really leads. Imports nothing else of the core.
+atomic and safe writes, where a path really leads, and the collector held off while
+the app starts. Imports nothing else of the core.
 
 The names below are this package's public face; each is imported from its module on
 first use, so importing one module of the package does not load the rest.
@@ -11,6 +12,7 @@ __getattr__, __all__ = public_api(
     __name__,
     {
         "atomic": ["STDOUT", "WriteRefused", "check_output", "open_output", "same_file"],
+        "collector": ["hold", "release"],
         "jsonutil": [
             "DECODER",
             "RawNumber",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
+from ....core.common.collector import release
 from ....core.common.text import plural
 from ...typeahead import wake
 from .host import WorkerHost
@@ -111,6 +112,7 @@ class Loading:
                 await asyncio.wait_for(ended.wait(), max(0.0, deadline - loop.time()))
         except TimeoutError:
             pass
+        release()  # the collector held off while the app started (cli/review.py)
         with self._end_lock:
             self._holding = False
             held, self._held = self._held, None
