@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -283,3 +284,30 @@ def test_stopping_while_the_child_reads_stops_it(tmp_path: Path, monkeypatch: py
     store = RunStore(path)
     assert store.read(announce=announce) is False
     assert asked and started[0].process.returncode is not None  # stopped and reaped
+
+
+@pytest.mark.parametrize("size", [1, 9, 4099])
+def test_frames_cut_anywhere_between_reads_give_the_same_columns(tmp_path: Path, size: int) -> None:
+    """However the pipe's reads cut the child's frames (a progress frame, the columns, the
+    text), the columns and text taken are those of the frames read whole."""
+    path = big_file(tmp_path / "runs.jsonl")
+    cut = line_ends(path)[len(line_ends(path)) // 2]
+    frames = child_frames(path, cut) + b"trailing"  # what the child would never send: left unread
+
+    def taken(chunks: list[bytes]) -> tuple[dict[str, Any] | None, bytes, int, bytes]:
+        part = split_read.Part(str(path), cut)
+        part._drainer = threading.Thread()  # as if draining: what it read is in `_incoming`
+        for chunk in chunks:  # the loader polls as the reads come in
+            part._incoming.append(chunk)
+            part.poll()
+        part._incoming.append(b"")  # the end
+        found = part.columns(lambda: True)
+        assert found is not None
+        text = bytearray()
+        assert part.read_text(text, found["text_size"])
+        rest = bytes(part._pending) + b"".join(bytes(chunk) for chunk in part._incoming)
+        return found, bytes(text), part.done, rest
+
+    whole = taken([frames])
+    assert whole[2] == 10 and whole[3] == b"trailing"
+    assert taken([frames[at : at + size] for at in range(0, len(frames), size)]) == whole
