@@ -31,7 +31,7 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import msgspec
@@ -185,40 +185,43 @@ class Part:
         del pending[:taken]
         return taken > 0
 
-    def _read_exactly(self, size: int, keep_going: Callable[[], bool]) -> bytes | None:
-        """The next `size` bytes; None if the output ends first or `keep_going` says stop.
-
-        The drainer's chunks are joined straight into the result, and those after it are
-        left as they came: the columns' 100-odd MB are copied once, not gathered in
-        `_pending` first (this machine copies memory at about 1 GB/s)."""
-        pieces: list[bytes | memoryview] = []
+    def _pieces(self, size: int, keep_going: Callable[[], bool]) -> Iterator[bytes | memoryview]:
+        """The next `size` bytes, in the pieces they came in: what `_pending` holds, then the
+        drainer's chunks as they are, the last cut where the `size` bytes end (its rest, and
+        the chunks after it, wait in `_incoming`). Fewer bytes if the output ends first or
+        `keep_going` says stop. Nothing is gathered before it is used: the columns and the
+        run text (100-odd MB each) are copied once (this machine copies memory at about 1 GB/s)."""
         missing = size
         if self._pending:
-            taken = min(missing, len(self._pending))
-            with memoryview(self._pending) as pending:
-                pieces.append(bytes(pending[:taken]))
-            del self._pending[:taken]
-            missing -= taken
+            piece = bytes(self._pending[:missing])
+            del self._pending[: len(piece)]
+            missing -= len(piece)
+            yield piece
         while missing:
             if self._eof or self._drainer is None:
-                return None
+                return
             chunks = self._chunks(WAIT_STEP)
             if not chunks and not keep_going():
-                return None
+                return
             for at, data in enumerate(chunks):
                 if not data:
                     self._eof = True
                 elif len(data) <= missing:
-                    pieces.append(data)
                     missing -= len(data)
-                else:  # it ends here: the rest of this chunk, and the chunks after, wait
+                    yield data
+                else:
                     view = memoryview(data)
-                    pieces.append(view[:missing])
                     with self._arrived:
                         self._incoming[:0] = [view[missing:], *chunks[at + 1 :]]
-                    missing = 0
-                    break
-        return pieces[0] if len(pieces) == 1 and isinstance(pieces[0], bytes) else b"".join(pieces)
+                    yield view[:missing]
+                    return
+
+    def _read_exactly(self, size: int, keep_going: Callable[[], bool]) -> bytes | None:
+        """The next `size` bytes; None if the output ends first or `keep_going` says stop."""
+        pieces = list(self._pieces(size, keep_going))
+        if sum(map(len, pieces)) < size:
+            return None
+        return pieces[0] if len(pieces) == 1 and type(pieces[0]) is bytes else b"".join(pieces)
 
     # -- the result ---------------------------------------------------------
 
@@ -253,30 +256,10 @@ class Part:
     def read_text(self, into: bytearray, size: int) -> bool:
         """Append the `size` bytes of the runs' text the child sends after its columns;
         False if its output ended before all of it came (`into` then holds part of it)."""
-        left = size
-        while True:
-            taken = min(left, len(self._pending))
-            into += self._pending[:taken]
-            del self._pending[:taken]
-            left -= taken
-            if not left:
-                return True
-            if self._eof or self._drainer is None:
-                return False
-            with self._arrived:
-                while not self._incoming:
-                    self._arrived.wait()
-                chunks, self._incoming = self._incoming, []
-            for data in chunks:  # straight into `into`, the rest to `_pending`
-                if not data:
-                    self._eof = True
-                elif left and not self._pending:
-                    piece = memoryview(data)
-                    into += piece[:left]
-                    self._pending += piece[left:]
-                    left -= min(left, len(data))
-                else:
-                    self._pending += data
+        before = len(into)
+        for piece in self._pieces(size, lambda: True):
+            into += piece
+        return len(into) - before == size
 
     def close(self) -> None:
         """Stop the child if it still runs, and reap it."""
