@@ -1,4 +1,4 @@
-"""Every hostile case through the review app: open, scroll, show every run, filter.
+"""Every hostile case through the review app: open, scroll, show every run, filter, browse.
 
 The app must survive every case (an exception anywhere fails `run_test`), draw nothing
 raw from the data (no control character, lone surrogate or bidi override reaches the
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from textual.content import Content
+from textual.pilot import Pilot
 
 from ragdiag_tui.core.analysis.filtering import filter_rows
 from ragdiag_tui.core.common.text import visible
@@ -62,7 +63,10 @@ async def test_app_shows_every_run_of_the_case_and_filters(case: Case) -> None:
         screen = await settled(pilot)
         if case.expect == "file-error":
             assert_refusal_shown(screen, notes, FILE_ERROR_WORDS[case.name])
-            assert app.is_running
+            reason = screen.table.empty_message  # the table says why, naming the file
+            assert reason.startswith(str(case.path)) and reason in screen_text(app).replace("\n", "")
+            assert (reason, "error") in notes
+            await browse_with_keys(pilot)
             return
         store, review = screen.store, screen.review
         assert review is not None
@@ -93,7 +97,21 @@ async def test_app_shows_every_run_of_the_case_and_filters(case: Case) -> None:
         assert list(screen.rows) == filter_rows(store, review, "retrieval", word)
         shown = await shown_soon(pilot, "Retrieval")  # the view it is on, once laid out again
         assert is_safe_for_terminal(shown)
-        assert app.is_running
+        screen.search = ""
+        await pilot.press("a")  # every run again, to browse with the keys
+        assert len(screen.rows) == len(store)
+        await browse_with_keys(pilot)
+
+
+async def browse_with_keys(pilot: Pilot[object]) -> None:
+    """To the end and back, a page down, then the lucky answers', the invalid lines' and every
+    run's views: the app survives each key and draws nothing raw."""
+    for key in ("end", "home", "pagedown", "L", "i", "a"):
+        await pilot.press(key)
+    text = screen_text(pilot.app)
+    assert "\x1b" not in text and "\x07" not in text
+    assert is_safe_for_terminal(text)
+    assert pilot.app.is_running
 
 
 @pytest.mark.parametrize("case", REFUSED, indirect=True)

@@ -1,39 +1,25 @@
 """Untrusted text: markup in run data shows literally and runs nothing; control
-characters become visible escapes and cannot corrupt the screen."""
+characters become visible escapes and cannot corrupt the screen. Every file of the hostile
+corpus opened and browsed in the app: tests/hostile/test_corpus_app.py."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import pytest
-
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 
 from .helpers import (
-    DATA,
     MARKUP_AB,
     MARKUP_CLICK,
     MARKUP_SLASH,
     SIZE,
     detail_text,
     loaded,
-    record_notifications,
-    screen_text,
-    settled,
     table,
     table_lines,
 )
 
-MANIFEST = DATA / "hostile" / "MANIFEST.json"
-EXPECT = {
-    name: entry.get("expect")
-    for name, entry in (
-        json.loads(MANIFEST.read_text(encoding="utf-8")) if MANIFEST.is_file() else {}
-    ).items()
-    if isinstance(entry, dict) and "expect" in entry
-}
-HOSTILE = [DATA / "hostile" / name for name in sorted(EXPECT)]
 ROOM_FOR_QUESTIONS = (130, 40)  # still the narrow layout, wide enough for the whole questions
 
 
@@ -85,28 +71,6 @@ async def test_a_note_with_markup_is_literal(app: RagdiagApp) -> None:
         await pilot.press("c", *"[@click=app.quit]q[/]", "ctrl+s")
         assert screen.review.note(0) == "[@click=app.quit]q[/]"
         assert "[@click=app.quit]q[/]" in detail_text(pilot.app)
-        assert app.is_running
-
-
-@pytest.mark.parametrize("path", HOSTILE, ids=[p.name for p in HOSTILE])
-async def test_hostile_files_open_and_browse_without_crashing(path: Path, tmp_path: Path) -> None:
-    copy = tmp_path / path.name
-    copy.write_bytes(path.read_bytes())
-    app = create_app(copy)
-    notes = record_notifications(app)
-    async with app.run_test(size=(100, 30)) as pilot:
-        if EXPECT[path.name] == "file-error":
-            screen = await settled(pilot)
-            assert screen.review is None
-            reason = screen.table.empty_message  # the table says why, naming the file
-            assert reason.startswith(str(copy)) and reason in screen_text(pilot.app).replace("\n", "")
-            assert (reason, "error") in notes
-        else:
-            await loaded(pilot)
-        for key in ("end", "home", "pagedown", "L", "i", "a"):
-            await pilot.press(key)
-        text = screen_text(pilot.app)
-        assert "\x1b" not in text and "\x07" not in text
         assert app.is_running
 
 
