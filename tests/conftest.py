@@ -38,9 +38,9 @@ idle (Textual's own is 0.02 s, idle meaning under a twentieth of it spent workin
 pressed waits for two idle looks in a row, so about 0.1 s with Textual's looks, mostly asleep.
 A shorter look alone would let a test read the screen before the frame the key asked for is
 drawn (Textual lays the screen out again on a timer, up to 1/60 s after a change), so a press or
-pause also waits until the screen has nothing left to draw (`_frame_due`). Measured in turn on
-the UI and hostile tests with four workers on a quiet machine: 87-93 s of wall time and 133-140 s
-of CPU with Textual's waits, 73-75 s and 124-127 s with these."""
+pause also waits until the screen has nothing left to draw (`_frame_due`). Measured on the UI
+and hostile tests with four workers, three pairs in turn with Textual's waits: 83-88 s of wall
+time against 90-100 s."""
 
 FRAME_FLAGS = (
     "_layout_required",
