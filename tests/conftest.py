@@ -17,8 +17,8 @@ import pytest
 WORKERS_PER_CORE = 1.5
 """Many tests spend part of their time waiting (a PostgreSQL server, a JVM, a program in a
 pseudo-terminal, an app's pilot), so more workers than cores keep the cores busy; but each worker
-collects the whole suite again (about 7 s of CPU) and the apps of more workers contend for the
-cores. Since the pilot waits by short looks (`IDLE_LOOK`), three workers on two cores finish
+collects the whole suite again (about 4.4 s of CPU) and the apps of more workers contend for
+the cores. Since the pilot waits by short looks (`IDLE_LOOK`), three workers on two cores finish
 first: the whole suite, four pairs in turn on 4 December, 2:02-2:21 by pytest's clock against
 2:19-2:29 with four, and 221-262 s of busy CPU against 271-291 s."""
 
