@@ -109,6 +109,9 @@ async def test_an_outage_while_labelling_is_shown_and_loses_nothing(
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("y")
+        # The app's thread sends the label a moment after the key: stopping the server before
+        # then would leave three entries spooled, not two.
+        await wait_until(pilot, lambda: len(stored(url, runs_path)) == 1, "the first label on the server")
         own_server.stop()
         await pilot.press("down", "n", "down", "y")
         await wait_until(
