@@ -516,13 +516,28 @@ def _read_parquet(
     except (parquet_runs.ParquetUnavailable, parquet_runs.ParquetFileError) as exc:
         raise FileError(f"{name}: {exc}") from None
     for number, obj, raw in itertools.chain([first] if first else [], rows):
-        if isinstance(obj, str):  # the rest of the file cannot be decoded
-            builder.position += 1
-            yield LoadError(number, parquet_runs.INVALID_PARQUET, obj)
-            continue
-        record = builder.from_object(number, obj, raw)
+        record = parquet_record(builder, number, obj, raw)
         if record is not None:
             yield record
+
+
+def parquet_record(builder: RecordBuilder, number: int, item: Any, raw: bytes) -> Record | None:
+    """A row of `parquet_runs.read_rows` as a record, for every reader of Parquet (this
+    loader and both engines): a run, or an invalid one for a row with a cell that cannot
+    be read (naming its field) and for the rest of a file that cannot be decoded."""
+    if isinstance(item, parquet_runs.BadCell):
+        builder.position += 1
+        return LoadError(number, parquet_runs.INVALID_PARQUET, item.reason, item.field or None)
+    if isinstance(item, str):
+        builder.position += 1
+        return LoadError(number, parquet_runs.INVALID_PARQUET, item)
+    return builder.from_object(number, item, raw)
+
+
+def unreadable_parquet(reason: str) -> LoadError:
+    """A Parquet file of a dataset that cannot be read at all (not Parquet, truncated, empty,
+    gone): one invalid run, its row 1, saying why. (A run file given alone is refused instead.)"""
+    return LoadError(1, parquet_runs.INVALID_PARQUET, reason)
 
 
 def line_chunks(handle: Any, head: bytes, limit: int | None = None) -> Iterator[tuple[list[bytes], int]]:

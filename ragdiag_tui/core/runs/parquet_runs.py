@@ -24,6 +24,7 @@ import datetime
 import decimal
 import json
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..common.jsonutil import decode, dumps
@@ -42,6 +43,16 @@ class ParquetUnavailable(RuntimeError):
 
 class ParquetFileError(ValueError):
     """The file is not a readable Parquet file. The message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class BadCell:
+    """A row that cannot be read: a cell of its `field` holds what the column's type cannot
+    (bytes that are not UTF-8 in a string column). The row is an invalid run; the rows
+    around it are read as usual."""
+
+    field: str
+    reason: str
 
 
 def is_parquet(head: bytes) -> bool:
@@ -113,14 +124,44 @@ def plain_row(row: dict[str, Any], json_columns: set[str]) -> dict[str, Any]:
     return obj
 
 
+def _cell_problem(row: Any) -> BadCell:
+    """Which cell of a one-row batch cannot be read, and why."""
+    for name, column in zip(row.schema.names, row.columns, strict=True):
+        try:
+            column.to_pylist()
+        except UnicodeDecodeError as exc:
+            byte = exc.object[exc.start]
+            return BadCell(name, f"not valid UTF-8 (byte 0x{byte:02x} at position {exc.start + 1})")
+        except (ValueError, OverflowError) as exc:
+            return BadCell(name, f"cannot be read ({exc})")
+    return BadCell("", "the row cannot be read")
+
+
+def _batch_rows(batch: Any) -> list[dict[str, Any] | BadCell]:
+    """A batch's rows as pyarrow makes them; a row with an unreadable cell as its BadCell."""
+    try:
+        return batch.to_pylist()
+    except (UnicodeDecodeError, ValueError, OverflowError):
+        pass
+    rows: list[dict[str, Any] | BadCell] = []
+    for index in range(batch.num_rows):
+        row = batch.slice(index, 1)
+        try:
+            rows.extend(row.to_pylist())
+        except (UnicodeDecodeError, ValueError, OverflowError):
+            rows.append(_cell_problem(row))
+    return rows
+
+
 def read_rows(
     handle: BinaryIO, progress: Callable[[int, int], None] | None = None, total: int = 0
-) -> Iterator[tuple[int, dict[str, Any] | str, bytes]]:
+) -> Iterator[tuple[int, dict[str, Any] | BadCell | str, bytes]]:
     """`(row number, object, JSON text)` for every row, in order.
 
-    A part of the file that cannot be decoded ends the reading with
-    `(row number, reason, b"")`. Raises ParquetUnavailable without pyarrow, and
-    ParquetFileError when the file's metadata cannot be read (before yielding).
+    A row with a cell that cannot be read (invalid UTF-8 in a string column) is
+    `(row number, BadCell, b"")`; a part of the file that cannot be decoded ends the
+    reading with `(row number, reason, b"")`. Raises ParquetUnavailable without pyarrow,
+    and ParquetFileError when the file's metadata cannot be read (before yielding).
     """
     pa = _pyarrow()
     try:
@@ -139,8 +180,11 @@ def read_rows(
             return
         if batch is None:
             break
-        for obj in batch.to_pylist():
+        for obj in _batch_rows(batch):
             number += 1
+            if isinstance(obj, BadCell):
+                yield number, obj, b""
+                continue
             obj = plain_row(obj, json_columns)
             yield number, obj, _dump(obj)
         if progress is not None:

@@ -20,7 +20,15 @@ from typing import Any
 import msgspec
 
 from ...core.runs import parquet_runs
-from ...core.runs.loading import CHUNK_SIZE, INVALID_JSON, LoadError, RecordBuilder, line_chunks
+from ...core.runs.loading import (
+    CHUNK_SIZE,
+    INVALID_JSON,
+    LoadError,
+    RecordBuilder,
+    line_chunks,
+    parquet_record,
+    unreadable_parquet,
+)
 from ...core.runs.mapping import FieldMap
 from ...core.runs.stages import STAGE_NAMES
 from ..records import error_row, exact_object, file_id
@@ -79,11 +87,13 @@ def json_lines(path: Path) -> Iterator[tuple[int, bytes]]:
 
 def _parquet_rows(path: Path) -> Iterator[tuple[int, Any, bytes]]:
     """Each row of a Parquet file; a file that cannot be read is one invalid row saying why."""
-    with open(path, "rb") as handle:
-        try:
+    try:
+        with open(path, "rb") as handle:
             yield from parquet_runs.read_rows(handle)
-        except parquet_runs.ParquetFileError as exc:
-            yield 1, str(exc), b""
+    except parquet_runs.ParquetFileError as exc:
+        yield 1, unreadable_parquet(str(exc)), b""
+    except OSError as exc:
+        yield 1, unreadable_parquet(f"cannot read it ({exc.strerror or exc})"), b""
 
 
 def read_runs(
@@ -101,12 +111,12 @@ def read_runs(
         if fmt == "jsonl":
             raw, obj = item, None
             record = builder.read_line(line, raw)
-        elif isinstance(item, str):  # the rest of the Parquet file cannot be decoded
-            raw, obj = b"", None
-            record = LoadError(line, parquet_runs.INVALID_PARQUET, item)
+        elif isinstance(item, LoadError):  # the file cannot be read at all
+            raw, obj, record = b"", None, item
         else:
-            raw, obj = rest[0], item
-            record = builder.from_object(line, obj, raw)
+            raw = rest[0]
+            obj = item if isinstance(item, dict) else None
+            record = parquet_record(builder, line, item, raw)
         if record is None and sink.run is None:
             continue  # a blank line
         values = _values(obj, raw, fields, filtering) if fields else {}

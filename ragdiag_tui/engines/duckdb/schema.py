@@ -10,7 +10,9 @@ follows them in a run (`core.runs.mapping`): a null or absent step is a null fie
 Any other file (an id stored as a number, IDs as text or as numbers, a column written
 as JSON text by `export --format parquet`, a path through something that is not a
 struct) goes to the exact path (`pyrows`): the local loader decides each row there, as
-`ragdiag-tui diagnose FILE.parquet` would.
+`ragdiag-tui diagnose FILE.parquet` would. So does a file whose text is not all valid
+UTF-8 (checked by pyarrow before SQL reads it): there a row with such a cell is an
+invalid run naming its field, as everywhere, where DuckDB would refuse the whole scan.
 """
 
 from __future__ import annotations
@@ -128,6 +130,29 @@ def _text(schema: pa.Schema, name: str, filtering: bool = False) -> str:
     raise Unclean(f"{name} is {kind}")
 
 
+def _holds_text(kind: pa.DataType) -> bool:
+    """Whether values of `kind` hold strings anywhere (lists, structs and maps followed)."""
+    if pa.types.is_dictionary(kind):
+        return _holds_text(kind.value_type)
+    if _is_string(kind):
+        return True
+    return any(_holds_text(kind.field(i).type) for i in range(kind.num_fields))
+
+
+def check_text(path: Path, schema: pa.Schema) -> None:
+    """Raise Unclean when a string of the file is not valid UTF-8 (pyarrow checks it, a batch
+    of the text columns at a time): DuckDB would refuse the whole scan; the exact path makes
+    each such row one invalid run."""
+    columns = [field.name for field in schema if _holds_text(field.type)]
+    if not columns:
+        return
+    try:
+        for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=65_536):
+            batch.validate(full=True)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise Unclean(str(exc)) from None
+
+
 def field_sql(
     path: Path, field_map: FieldMap | None, fields: Sequence[str], filtering: bool = False
 ) -> FieldSql:
@@ -149,12 +174,14 @@ def field_sql(
         raise Unclean(f"the id is {id_kind}")
     label, label_kind = _source(schema, sources["correct"])
     label = label if label_kind is not None and pa.types.is_boolean(label_kind) else "CAST(NULL AS BOOLEAN)"
+    values = tuple(_text(schema, name, filtering) for name in fields)
+    check_text(path, schema)  # last: a file the checks above send to the exact path is not read twice
     return FieldSql(
         f"CAST({id_expr} AS VARCHAR)",
         _id_list(schema, sources["required"]),
         _id_list(schema, sources["context"]),
         label,
-        tuple(_text(schema, name, filtering) for name in fields),
+        values,
         str(schema.remove_metadata()),
     )
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.runs import parquet_runs
-from ...core.runs.loading import LoadError, RecordBuilder, Run
+from ...core.runs.loading import LoadError, RecordBuilder, Run, parquet_record, unreadable_parquet
 from ...core.runs.mapping import FieldMap
 from ...core.runs.rule import RETRIEVAL, stage_of
 from ..records import error_diagnosis, exact_object, file_id
@@ -84,14 +84,21 @@ class FileReader:
         self.need_object = need_object
 
     def verdicts(self, task: FileTask) -> Iterator[Verdict]:
+        """The file's verdicts; a Parquet file that cannot be read at all is one invalid run
+        (`loading.unreadable_parquet`), as DuckDB's exact path says it."""
         try:
             if task.format == "parquet":
                 yield from self._parquet(task)
             else:
                 yield from self._lines(task)
+        except parquet_runs.ParquetFileError as exc:
+            yield self._verdict(task, unreadable_parquet(str(exc)), b"", None)
         except OSError as exc:
-            raise FileUnreadable(f"{task.rel}: cannot read it ({exc.strerror or exc})") from None
-        except (parquet_runs.ParquetFileError, parquet_runs.ParquetUnavailable) as exc:
+            if task.format != "parquet":
+                raise FileUnreadable(f"{task.rel}: cannot read it ({exc.strerror or exc})") from None
+            reason = f"cannot read it ({exc.strerror or exc})"
+            yield self._verdict(task, unreadable_parquet(reason), b"", None)
+        except parquet_runs.ParquetUnavailable as exc:
             raise FileUnreadable(f"{task.rel}: {exc}") from None
 
     def _fresh(self) -> RecordBuilder:
@@ -114,11 +121,8 @@ class FileReader:
     def _parquet(self, task: FileTask) -> Iterator[Verdict]:
         with open(task.path, "rb") as handle:
             for number, obj, raw in parquet_runs.read_rows(handle):
-                if isinstance(obj, str):  # the rest of the file cannot be decoded
-                    record: Run | LoadError | None = LoadError(number, parquet_runs.INVALID_PARQUET, obj)
-                    obj = None
-                else:
-                    record = self._fresh().from_object(number, obj, raw)
+                record = parquet_record(self._fresh(), number, obj, raw)
+                obj = obj if isinstance(obj, dict) else None
                 if record is not None:
                     yield self._verdict(task, record, raw, obj)
 
