@@ -12,6 +12,7 @@ from .parser import HANDLERS, parse_args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    escape_unencodable()
     args = parse_args(sys.argv[1:] if argv is None else argv)
     from ..core.runs.loading import FileError
 
@@ -27,10 +28,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except OSError as exc:  # -o into a missing folder, onto the run file, a full disk
-        err(f"{exc.filename}: {exc.strerror}" if exc.strerror else str(exc))
+        err(os_error(exc, getattr(args, "output", None)))
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         return 130
+
+
+def escape_unencodable() -> None:
+    """Text stdout and stderr cannot encode (a lone surrogate in an id, a legal `\\ud800` JSON
+    escape) is written as its backslash escape, `\\ud800`, as `--json` writes it, never a
+    UnicodeEncodeError, whether the stream is a pipe, a file or a terminal."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def os_error(exc: OSError, output: str | None) -> str:
+    """An OSError as one line naming the file: its own name, else the command's output (a write
+    to an open file, as on a full disk, names none)."""
+    name = exc.filename if exc.filename is not None else output
+    if not exc.strerror:
+        return str(exc)
+    return f"{name}: {exc.strerror}" if name is not None else exc.strerror
 
 
 def _run_files(args: argparse.Namespace) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from typing import BinaryIO
 
 from .records import JournalError, Record, parse_record
 
@@ -38,6 +39,11 @@ def journal_path(run_path: str | os.PathLike[str]) -> str:
 
 
 # -- the journal file ----------------------------------------------------------------
+
+
+def _open_regular(path: str) -> BinaryIO:
+    """`path` opened for reading without waiting: a FIFO opens at once (to be refused)."""
+    return os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
 
 
 def _identity(info: os.stat_result) -> tuple[int, int]:
@@ -113,9 +119,14 @@ class Journal:
         self.shared = False  # another process holds the journal too
 
     def _read_bytes(self) -> tuple[bytes, tuple[int, int] | None]:
+        """The whole journal; a FIFO or a device (`/dev/zero`), which could block or never
+        end, is refused."""
         try:
-            with open(self.path, "rb") as handle:
-                return handle.read(), _identity(os.fstat(handle.fileno()))
+            with _open_regular(self.path) as handle:
+                info = os.fstat(handle.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise JournalError(f"{self.path}: not a regular file, so not a review journal")
+                return handle.read(), _identity(info)
         except FileNotFoundError:
             return b"", None
         except OSError as exc:
@@ -153,9 +164,12 @@ class Journal:
         is read once complete). A journal replaced on disk is read from its start.
         """
         try:
-            with open(self.path, "rb") as handle:
-                identity = _identity(os.fstat(handle.fileno()))
-                if identity != self._read_identity or os.fstat(handle.fileno()).st_size < self._read_at:
+            with _open_regular(self.path) as handle:
+                info = os.fstat(handle.fileno())
+                if not stat.S_ISREG(info.st_mode):  # replaced by a device: the next full read says so
+                    return []
+                identity = _identity(info)
+                if identity != self._read_identity or info.st_size < self._read_at:
                     self._read_at, self._read_identity = 0, identity
                     self._own.clear()
                 handle.seek(self._read_at)
