@@ -65,6 +65,10 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
 
     try:
         dataset = open_dataset(args.inputs)
+        if dataset.left_out:
+            count = len(dataset.left_out)
+            err(f"{count} review {plural(count, 'journal', 'journals')} left out of the dataset "
+                f"(side files, not run files): {', '.join(map(str, dataset.left_out))}")  # fmt: skip
         # As for a run file: said at once when the first file's runs hold none of the rule's fields.
         warn_unmapped(str(dataset.files[0]), args.field_map, args.command, list(args.inputs))
         problem = _refused(args)

@@ -34,6 +34,7 @@ class Dataset:
     root: Path
     files: tuple[Path, ...]
     format: Format
+    left_out: tuple[Path, ...] = ()  # review journals a glob matched: side files, not run files
 
     def relative(self, path: Path) -> str:
         """A file's name in diagnoses and run ids: its path relative to the root, with '/'."""
@@ -54,11 +55,18 @@ def is_dataset_input(inputs: Sequence[str]) -> bool:
     return len(inputs) != 1 or os.path.isdir(inputs[0]) or is_glob(inputs[0])
 
 
+def is_journal(path: Path) -> bool:
+    """Whether a file is the tool's review journal (`FILE.review.jsonl`), never a run file."""
+    return path.name.endswith(JOURNAL_SUFFIX)
+
+
 def _format_of(path: Path) -> Format | None:
     """A file's format: by its suffix, else by its content (Parquet's magic number); None
     for a file that is neither (CSV, JSON)."""
-    if path.name.endswith(JOURNAL_SUFFIX):
-        return None
+    if is_journal(path):
+        raise DatasetError(
+            f"{path}: is a review journal, not a run file (a dataset's journals are left out of it)"
+        )
     known = SUFFIXES.get(path.suffix.lower())
     if known is not None:
         return known
@@ -77,7 +85,7 @@ def _in_directory(directory: Path) -> list[Path]:
         dirnames[:] = [name for name in dirnames if not name.startswith((".", "_"))]
         for name in filenames:
             path = Path(dirpath, name)
-            hidden = name.startswith((".", "_")) or name.endswith(JOURNAL_SUFFIX)
+            hidden = name.startswith((".", "_")) or is_journal(path)
             if not hidden and path.suffix.lower() in SUFFIXES:
                 found.append(path)
     return found
@@ -87,16 +95,20 @@ def _raise(exc: OSError) -> None:
     raise DatasetError(f"{exc.filename}: {exc.strerror or exc}")
 
 
-def _expand(text: str) -> list[Path]:
+def _expand(text: str, left_out: dict[Path, None]) -> list[Path]:
+    """The files `text` names; the review journals a glob matches go to `left_out` instead."""
     if os.path.isdir(text):
         return _in_directory(Path(text))
     if is_glob(text):
         matches = [Path(match) for match in glob.glob(text, recursive=True)]
         files = [path for path in matches if path.is_file()]
+        left_out.update(dict.fromkeys(path for path in files if is_journal(path)))
+        files = [path for path in files if not is_journal(path)]
         for directory in (path for path in matches if path.is_dir()):
             files.extend(_in_directory(directory))
         if not files:
-            raise DatasetError(f"{text}: no file matches")
+            only = " (only review journals, which are left out)" if left_out else ""
+            raise DatasetError(f"{text}: no file matches{only}")
         return files
     if not os.path.exists(text):
         raise DatasetError(f"{text}: no such file or directory")
@@ -108,12 +120,14 @@ def _expand(text: str) -> list[Path]:
 def open_dataset(inputs: Sequence[str]) -> Dataset:
     """The dataset named by `inputs`: directories (their *.parquet or *.jsonl files,
     recursively), globs, or files. Raises DatasetError for no files, mixed formats, a
-    file of another format (CSV, JSON), or an unreadable path."""
+    file of another format (CSV, JSON), or an unreadable path. Review journals a glob
+    matches are left out (`left_out`); one named on its own is refused."""
     if not inputs:
         raise DatasetError("no dataset given")
     paths: dict[Path, None] = {}
+    left_out: dict[Path, None] = {}
     for text in inputs:
-        for path in _expand(text):
+        for path in _expand(text, left_out):
             paths[Path(os.path.abspath(path))] = None
     if not paths:
         raise DatasetError(f"{', '.join(inputs)}: no Parquet or JSON Lines files")
@@ -131,4 +145,4 @@ def open_dataset(inputs: Sequence[str]) -> Dataset:
         raise DatasetError(f"a dataset holds files of one format, not {named}")
     root = Path(os.path.commonpath([os.path.dirname(path) for path in paths]))
     files = tuple(sorted(paths, key=lambda path: path.relative_to(root).as_posix()))
-    return Dataset(root, files, next(iter(formats)))
+    return Dataset(root, files, next(iter(formats)), tuple(left_out))

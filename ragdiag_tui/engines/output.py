@@ -5,9 +5,11 @@ A row is the local `diagnose` line with the run's file (relative to the dataset'
 and line: `{"id", "file", "line", "stage", "missing"}`, `{"id", "file", "line", "error":
 "answer-label"}`, or an invalid line `{"id"?, "file", "line", "error", "field"?, "detail"}`.
 JSON Lines lines are written as the local `diagnose` writes them. In Parquet each key is a
-column (null where a row has no such key); a lone surrogate (a `\\ud800` escape in a JSON
-Lines run) cannot be Parquet text and is written as U+FFFD. The file is written atomically
-(`core.common.atomic.open_output`): a failed command leaves no half-written file.
+column (null where a row has no such key). A lone surrogate (a `\\ud800` escape in a JSON
+Lines run) cannot be Parquet text: a Parquet output holding one is refused, naming the runs
+(`UnwritableText`), rather than written with U+FFFD in its place; JSON Lines keeps it escaped.
+The file is written atomically (`core.common.atomic.open_output`): a failed command leaves no
+half-written file.
 """
 
 from __future__ import annotations
@@ -21,9 +23,15 @@ import msgspec
 
 from ..core.common.atomic import open_output
 from ..core.common.jsonutil import dumps, escape_line_breaks_utf8
+from .results import EngineError
 
 BATCH = 65_536
 COLUMNS = ("id", "file", "line", "stage", "error", "field", "detail", "missing")
+NAMED = 5  # the runs a refusal names; the rest are counted
+
+
+class UnwritableText(EngineError):
+    """A Parquet output refused: some rows hold text Parquet cannot hold (a lone surrogate)."""
 
 
 class DiagnosisWriter:
@@ -36,6 +44,7 @@ class DiagnosisWriter:
         self.output: AbstractContextManager[BinaryIO] = open_output(out)
         self.handle: Any = None
         self.encoder = msgspec.json.Encoder()
+        self.unwritable: list[str] = []  # the runs a Parquet output cannot hold, named
 
     def __enter__(self) -> DiagnosisWriter:
         target = self.output.__enter__()
@@ -82,12 +91,22 @@ class DiagnosisWriter:
     def _parquet_batch(self) -> None:
         import pyarrow as pa
 
-        columns = {name: [_text(row.get(name)) for row in self.rows] for name in COLUMNS}
-        columns["missing"] = [
-            None if row.get("missing") is None else [_text(doc) for doc in row["missing"]]
-            for row in self.rows
-        ]
+        for row in self.rows:
+            if not _encodable(row):
+                self.unwritable.append(_run_name(row))
+        if self.unwritable:  # refused at the end, with every run named; nothing more written
+            return
+        columns = {name: [row.get(name) for row in self.rows] for name in COLUMNS}
         self.handle.write_table(pa.table(columns, schema=self.schema))
+
+    def _refusal(self) -> UnwritableText:
+        count = len(self.unwritable)
+        named = "; ".join(self.unwritable[:NAMED]) + (f"; and {count - NAMED} more" if count > NAMED else "")
+        return UnwritableText(
+            f"{self.out}: {count} {'run holds' if count == 1 else 'runs hold'} a lone surrogate (a "
+            f"\\ud800-style escape, legal in JSON) that Parquet text cannot hold: {named}; nothing "
+            "written (JSON Lines keeps it escaped: -o OUT.jsonl)"
+        )
 
     def __exit__(self, *exc: Any) -> None:
         try:
@@ -95,6 +114,8 @@ class DiagnosisWriter:
                 self.flush()
                 if self.parquet:
                     self.handle.close()
+                if self.unwritable:
+                    raise self._refusal()
         except BaseException as failed:
             self.output.__exit__(type(failed), failed, failed.__traceback__)
             raise
@@ -107,10 +128,19 @@ def write_diagnoses(out: Path, rows: Iterable[dict[str, Any]]) -> None:
         writer.add_all(rows)
 
 
-def _text(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in value)
-    return value
+def _encodable(row: dict[str, Any]) -> bool:
+    """Whether every text of a row can be UTF-8 (holds no lone surrogate)."""
+    texts = [value for value in row.values() if isinstance(value, str)] + list(row.get("missing") or ())
+    try:
+        for text in texts:
+            if not text.isascii():
+                text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _run_name(row: dict[str, Any]) -> str:
+    """A run as a refusal names it: its id (as JSON writes it), file and line."""
+    where = f"{row.get('file')}, line {row.get('line')}"
+    return where if row.get("id") is None else f"{dumps(row['id'], ascii_only=True)} ({where})"

@@ -26,15 +26,33 @@ def _js_sort(ids: list[str] | None) -> list[str] | None:
     return None if ids is None else js_sorted(ids)
 
 
+def settings() -> tuple[str, int | None]:
+    """(memory limit, threads or None for every core) from the environment; a variable set
+    empty means unset. Raises EngineError naming a variable whose value is not usable."""
+    memory = os.environ.get("RAGDIAG_DUCKDB_MEMORY", "").strip() or MEMORY_LIMIT
+    if "'" in memory:
+        raise EngineError(f"RAGDIAG_DUCKDB_MEMORY={memory!r}: give a size, as 512MB or 4GB")
+    text = os.environ.get("RAGDIAG_DUCKDB_THREADS", "").strip()
+    if not text:
+        return memory, None
+    threads = int(text) if text.isdecimal() else 0
+    if threads < 1:
+        raise EngineError(f"RAGDIAG_DUCKDB_THREADS={text!r}: give a whole number of threads (1 or more)")
+    return memory, threads
+
+
 @contextmanager
 def connect() -> Iterator[duckdb.DuckDBPyConnection]:
+    memory, threads = settings()
     spill = tempfile.mkdtemp(prefix="ragdiag-duckdb-")
     con = duckdb.connect(":memory:")
     try:
-        con.execute(f"SET memory_limit = '{os.environ.get('RAGDIAG_DUCKDB_MEMORY', MEMORY_LIMIT)}'")
-        threads = os.environ.get("RAGDIAG_DUCKDB_THREADS")
-        if threads:
-            con.execute(f"SET threads = {int(threads)}")
+        try:
+            con.execute(f"SET memory_limit = '{memory}'")
+        except duckdb.Error as exc:
+            raise EngineError(f"RAGDIAG_DUCKDB_MEMORY={memory!r}: {exc}") from None
+        if threads is not None:
+            con.execute(f"SET threads = {threads}")
         con.execute(f"SET temp_directory = '{spill}'")
         con.execute("SET preserve_insertion_order = true")
         con.create_function("js_sort", _js_sort, ["VARCHAR[]"], "VARCHAR[]", null_handling="special")
