@@ -4,7 +4,10 @@ app's UI thread) never waits on the network.
 `Background` runs `tick` (send the spool, renew the reservation, read what others
 wrote) a few times a second, and at once when woken (a label spooled, the cursor
 moved). `stop` asks it to run `finish` (give the reservation back, close the
-connections) and waits a bounded time: a server that hangs never holds up an exit.
+connections) and waits half a second at most: a server that hangs never holds up an
+exit. The thread is left to finish on its own; if the process ends first, the
+reservation lapses at its expiry, and the spool (every label the app acknowledged,
+fsynced) is sent by the next process to open the file.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import time
 from collections.abc import Callable
 
 TICK_EVERY = 0.25  # seconds between two rounds of traffic when nothing wakes the thread
-STOP_WAIT = 3.0  # seconds an exit waits for the reservation to be given back
+STOP_WAIT = 0.5  # seconds an exit waits for the reservation to be given back (else it expires)
 
 
 class Background:
