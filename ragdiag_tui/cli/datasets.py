@@ -135,7 +135,16 @@ def _as_stats(figures: dict[str, Any]) -> Any:
     return stats
 
 
+ONE_FILE_NOTE = (
+    "{file} sampled by the engine as a dataset of one file: a run without an id is named "
+    "{file}:LINE (not by its position) and invalid lines are never drawn (--view all draws them "
+    "without --engine), so where the file has either, this sample may differ from `sample` without "
+    "--engine"
+)
+
+
 def run_dataset_sample(args: argparse.Namespace) -> int:
+    from ..engines.dataset import is_dataset_input
     from ..engines.results import DATASET_VIEWS, parse_filters
 
     if args.margin is not None and args.n != "auto":
@@ -158,6 +167,8 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
             Path(summary.out).unlink(missing_ok=True)
             err(f"{dataset.root}: no runs in {where}: nothing to sample")
             return EXIT_UNREADABLE
+        if len(dataset.files) == 1 and not is_dataset_input(args.inputs):
+            err(ONE_FILE_NOTE.format(file=dataset.names[0]))
         return _record_sample(args, summary, where)
 
     return _with_engine(args, sample)

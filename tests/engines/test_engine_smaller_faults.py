@@ -90,3 +90,16 @@ def test_a_parquet_diagnosis_refuses_lone_surrogates_naming_the_runs(tmp_path: P
     (folder / "a.jsonl").write_text('{"id": "fine", "required": ["x"], "context": ["x"], "correct": false}\n')
     assert _run(capsys, "diagnose", str(folder), "--engine", "duckdb", "-o", str(out))[0] == 0
     assert pq.read_table(out).column("id").to_pylist() == ["fine"]
+
+
+def test_an_engine_on_one_run_file_says_why_its_sample_may_differ(tmp_path: Path, capsys: Any) -> None:
+    folder = tmp_path / "ds"
+    write_jsonl(folder / "b.jsonl", [RUNS[0], "not json", {k: v for k, v in RUNS[1].items() if k != "id"}])
+    args = ("--view", "all", "-n", "5", "--seed", "1", "--engine", "duckdb")
+    status, out, err = _run(capsys, "sample", str(folder / "b.jsonl"), *args, "-o", str(tmp_path / "s.jsonl"))
+    assert status == 1, err
+    assert sorted(out.split()) == ["b.jsonl:3", "r1"]
+    assert "b.jsonl sampled by the engine as a dataset of one file" in err
+    assert "named b.jsonl:LINE (not by its position) and invalid lines are never drawn" in err
+    status, _, err = _run(capsys, "sample", str(folder), *args, "-o", str(tmp_path / "d.jsonl"))
+    assert status == 1 and "dataset of one file" not in err  # a folder is a dataset, whatever it holds
