@@ -78,6 +78,10 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
         out = Path(args.output) if writes else None
         if out is not None and out.resolve() in {path.resolve() for path in dataset.files}:
             raise DatasetError(f"{args.output}: is a file of the dataset; write elsewhere")
+        if out is not None and out.exists() and not out.is_file():  # opening a FIFO would block
+            raise DatasetError(
+                f"{args.output}: not a regular file (a folder, a FIFO, a device); write to a file"
+            )
         options = {"master": args.master or "local[*]"} if args.engine == "spark" else {}
         return call(engine, dataset, options, out)
     except (DatasetError, EngineUnavailable, EngineError) as exc:

@@ -103,3 +103,23 @@ def test_an_engine_on_one_run_file_says_why_its_sample_may_differ(tmp_path: Path
     assert "named b.jsonl:LINE (not by its position) and invalid lines are never drawn" in err
     status, _, err = _run(capsys, "sample", str(folder), *args, "-o", str(tmp_path / "d.jsonl"))
     assert status == 1 and "dataset of one file" not in err  # a folder is a dataset, whatever it holds
+
+
+@pytest.mark.parametrize("command", ["sample", "diagnose"])
+def test_an_output_that_is_a_fifo_is_refused_before_any_work(
+    tmp_path: Path, capsys: Any, command: str
+) -> None:
+    import os
+
+    write_jsonl(tmp_path / "ds" / "a.jsonl", RUNS)
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    drawn = ("--view", "all", "-n", "1", "--seed", "1") if command == "sample" else ()
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a command that opens it fails, never hangs
+    try:
+        status, out, err = _run(capsys, command, str(tmp_path / "ds"), *drawn, "-o", str(fifo))
+    finally:
+        os.close(reader)
+    assert (status, out) == (2, "")
+    assert f"{fifo}: not a regular file (a folder, a FIFO, a device); write to a file" in err
+    assert not (tmp_path / "out.fifo.review.jsonl").exists()
