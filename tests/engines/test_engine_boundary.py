@@ -194,3 +194,35 @@ def test_local_duckdb_and_spark_give_the_same_rows_and_exit_status_on_a_hostile_
     valid = [row for row in expected if "stage" in row or row.get("error") == "answer-label"]
     assert (sample_status, population, sorted(ids)) == (1, len(valid), sorted(row["id"] for row in valid))
     assert (stats_status, stats["invalid_lines"]) == (1, len(expected) - len(valid))
+
+
+def test_duckdb_reads_a_bad_string_in_a_column_its_sql_reads_as_the_other_engines_do(
+    tmp_path: Path, capfd: Any
+) -> None:
+    """Bad text where SQL reads (the id, a required ID) or, for a sample, anywhere in the row:
+    DuckDB stops at it, and the command runs again with that file read exactly."""
+    from ragdiag_tui.engines.duckdb.schema import plan
+
+    folder = tmp_path / "ds"
+    write_parquet(folder / "a.parquet", [{"id": "a1", "required": ["x"], "context": ["x"], "correct": True}])
+    bad = pa.table(
+        {
+            "id": _bad_text([b"b1", b"b\xff2", b"b3"]),
+            "required": pa.ListArray.from_arrays(
+                pa.array([0, 1, 2, 3], pa.int32()), _bad_text([b"x", b"x", b"y\xff"])
+            ),
+            "context": pa.array([["x"], ["x"], []], pa.list_(pa.string())),
+            "correct": pa.array([True, False, True]),
+            "question": pa.array(["q", "q", "q"]),
+        }
+    )
+    pq.write_table(bad, folder / "b.parquet")
+    ds = dataset(folder)
+    assert None not in plan(ds.files, None, (), whole_row=True)  # SQL would read both files
+    expected = expected_rows(ds)
+    assert [row.get("error") for row in expected] == [None, None, "invalid-parquet", "invalid-parquet"]
+    assert _engine_diagnose(capfd, ds, "duckdb", tmp_path / "d.jsonl") == (1, expected)
+    _, (population, ids) = _engine_sample(capfd, ds, "duckdb", tmp_path / "s.jsonl")
+    assert (population, sorted(ids)) == (2, ["a1", "b1"])
+    status, stats = _engine_stats(capfd, ds, "duckdb")
+    assert (status, stats["runs"], stats["invalid_lines"]) == (1, 2, 2)

@@ -119,7 +119,7 @@ def sample(
     check_draw(view, n)
     draw = _Draw(view, field_terms(filters), n, margin, seed)
     plans = (
-        plan(ds.files, mapping, draw.fields, filtering=True)
+        plan(ds.files, mapping, draw.fields, filtering=True, whole_row=True)
         if ds.format == "parquet"
         else [None] * len(ds.files)
     )

@@ -11,14 +11,19 @@ Any other file (an id stored as a number, IDs as text or as numbers, a column wr
 as JSON text by `export --format parquet`, a path through something that is not a
 struct) goes to the exact path (`pyrows`): the local loader decides each row there, as
 `ragdiag-tui diagnose FILE.parquet` would. So does a file whose text is not all valid
-UTF-8 (checked by pyarrow before SQL reads it): there a row with such a cell is an
-invalid run naming its field, as everywhere, where DuckDB would refuse the whole scan.
+UTF-8: there a row with such a cell is an invalid run naming its field, as everywhere,
+where DuckDB would refuse the whole scan. The text columns SQL does not read are checked
+by pyarrow first (`check_text`); a bad cell in one SQL reads stops the scan
+(`is_bad_text`), and the command runs again with the files that hold one read
+exactly (`read_exactly`, `bad_text_files`): no cost until a file is bad.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,11 +144,40 @@ def _holds_text(kind: pa.DataType) -> bool:
     return any(_holds_text(kind.field(i).type) for i in range(kind.num_fields))
 
 
-def check_text(path: Path, schema: pa.Schema) -> None:
-    """Raise Unclean when a string of the file is not valid UTF-8 (pyarrow checks it, a batch
-    of the text columns at a time): DuckDB would refuse the whole scan; the exact path makes
-    each such row one invalid run."""
-    columns = [field.name for field in schema if _holds_text(field.type)]
+BAD_TEXT = "Invalid string encoding"  # how DuckDB refuses a Parquet string that is not UTF-8
+_EXACT: ContextVar[frozenset[Path]] = ContextVar("read_exactly", default=frozenset())
+
+
+def is_bad_text(error: BaseException) -> bool:
+    """Whether DuckDB stopped at a Parquet string that is not valid UTF-8."""
+    return BAD_TEXT in str(error)
+
+
+@contextmanager
+def read_exactly(files: Iterable[Path]) -> Iterator[None]:
+    """While in the block, `field_sql` sends `files` to the exact path."""
+    token = _EXACT.set(frozenset(files))
+    try:
+        yield
+    finally:
+        _EXACT.reset(token)
+
+
+def bad_text_files(files: Sequence[Path]) -> list[Path]:
+    """The Parquet files holding a string that is not valid UTF-8 (every text column read)."""
+    bad = []
+    for path in files:
+        try:
+            check_text(path, pq.read_schema(path))
+        except (Unclean, pa.ArrowException, OSError):
+            bad.append(path)
+    return bad
+
+
+def check_text(path: Path, schema: pa.Schema, skip: frozenset[str] = frozenset()) -> None:
+    """Raise Unclean when a string of the file's text columns (but `skip`) is not valid UTF-8
+    (pyarrow checks it, a batch at a time): the exact path makes each such row one invalid run."""
+    columns = [field.name for field in schema if field.name not in skip and _holds_text(field.type)]
     if not columns:
         return
     try:
@@ -154,9 +188,16 @@ def check_text(path: Path, schema: pa.Schema) -> None:
 
 
 def field_sql(
-    path: Path, field_map: FieldMap | None, fields: Sequence[str], filtering: bool = False
+    path: Path,
+    field_map: FieldMap | None,
+    fields: Sequence[str],
+    filtering: bool = False,
+    whole_row: bool = False,
 ) -> FieldSql:
-    """The SQL reading `path`'s run fields. Raises Unclean for a file SQL cannot read exactly."""
+    """The SQL reading `path`'s run fields. Raises Unclean for a file SQL cannot read exactly.
+    `whole_row`: SQL reads every column (a sample's drawn rows), else only the run fields'."""
+    if path in _EXACT.get():
+        raise Unclean("a string that is not valid UTF-8")
     try:
         schema = pq.read_schema(path)
     except (pa.ArrowException, OSError) as exc:
@@ -175,7 +216,8 @@ def field_sql(
     label, label_kind = _source(schema, sources["correct"])
     label = label if label_kind is not None and pa.types.is_boolean(label_kind) else "CAST(NULL AS BOOLEAN)"
     values = tuple(_text(schema, name, filtering) for name in fields)
-    check_text(path, schema)  # last: a file the checks above send to the exact path is not read twice
+    if not whole_row:  # last: a file the checks above send to the exact path is not read twice
+        check_text(path, schema, skip=frozenset(touched | set(sources.values())))
     return FieldSql(
         f"CAST({id_expr} AS VARCHAR)",
         _id_list(schema, sources["required"]),
@@ -187,14 +229,18 @@ def field_sql(
 
 
 def plan(
-    files: Sequence[Path], field_map: FieldMap | None, fields: Sequence[str], filtering: bool = False
+    files: Sequence[Path],
+    field_map: FieldMap | None,
+    fields: Sequence[str],
+    filtering: bool = False,
+    whole_row: bool = False,
 ) -> list[Any]:
     """For each file, its FieldSql, or None for the exact path. `filtering`: the fields'
-    texts for `--filter` (see `_text`)."""
+    texts for `--filter` (see `_text`); `whole_row`: SQL reads every column."""
     plans: list[Any] = []
     for path in files:
         try:
-            plans.append(field_sql(path, field_map, fields, filtering))
+            plans.append(field_sql(path, field_map, fields, filtering, whole_row))
         except Unclean:
             plans.append(None)
     return plans
