@@ -8,7 +8,7 @@ and a missing extra is one line naming it (exit 2).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +66,7 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
     try:
         dataset = open_dataset(args.inputs)
         if dataset.left_out:
-            count = len(dataset.left_out)
-            err(f"{count} review {plural(count, 'journal', 'journals')} left out of the dataset "
-                f"(side files, not run files): {', '.join(map(str, dataset.left_out))}")  # fmt: skip
+            _say_left_out(dataset.left_out)
         # As for a run file: said at once when the first file's runs hold none of the rule's fields.
         warn_unmapped(str(dataset.files[0]), args.field_map, args.command, list(args.inputs))
         problem = _refused(args)
@@ -87,6 +85,14 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
     except (DatasetError, EngineUnavailable, EngineError) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
+
+
+def _say_left_out(journals: Sequence[Path], shown: int = 3) -> None:
+    """Which review journals a glob matched and the dataset left out (the first few by name)."""
+    count = len(journals)
+    names = ", ".join(map(str, journals[:shown])) + (f" and {count - shown} more" if count > shown else "")
+    err(f"{count} review {plural(count, 'journal', 'journals')} left out of the dataset (side files, not "
+        f"run files): {names}")  # fmt: skip
 
 
 def run_dataset_diagnose(args: argparse.Namespace) -> int:
