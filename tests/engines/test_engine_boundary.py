@@ -29,6 +29,8 @@ from ragdiag_tui.engines.dataset import Dataset
 from .conftest import dataset, local_rows, pa, pq, read_jsonl, write_jsonl, write_parquet
 from .spark_support import ONE_SESSION, shared_session
 
+pytestmark = ONE_SESSION  # Spark's shared session: one xdist worker starts it
+
 pytest.importorskip("duckdb")
 
 STACK_MARKS = ("Traceback", "\tat org.", "py4j", "Py4J", "UnicodeDecodeError", "Caused by")
@@ -172,7 +174,6 @@ def _engine_stats(capfd: Any, ds: Dataset, engine: str) -> tuple[int, Any]:
     return status, json.loads(printed)
 
 
-@ONE_SESSION
 @pytest.mark.parametrize("kind", ["parquet", "jsonl"])
 def test_local_duckdb_and_spark_give_the_same_rows_and_exit_status_on_a_hostile_dataset(
     tmp_path: Path, capfd: Any, kind: str
