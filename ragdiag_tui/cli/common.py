@@ -129,6 +129,13 @@ def reviewed(args: argparse.Namespace) -> Any:
     return review
 
 
+def sample_strata_json(strata: Any) -> dict[str, Any]:
+    """What `sample --json` adds for a stratified draw (a records.Strata): the field, the
+    allocation and `strata: [{stratum, population, size, ids}]`."""
+    return {"strata_by": strata.by, "allocation": strata.allocation,
+            "strata": [stratum.to_json() for stratum in strata.strata]}  # fmt: skip
+
+
 def record_spot_check(
     args: argparse.Namespace,
     review: Any,
@@ -160,6 +167,7 @@ def record_spot_check(
     if not same:  # drawing the same sample again records nothing new
         record = SpotCheck(name, sample.view, sample.filter, sample.seed, sample.population, len(sample.ids),
                            sample.ids, review.reviewer, utc_now())  # fmt: skip
+        record.strata, record.margin = sample.strata, sample.margin
         try:
             review.add_spot_check(record)
         except JournalError as exc:
@@ -168,6 +176,8 @@ def record_spot_check(
     if args.json:
         shown = {"name": name, "view": sample.view, "seed": sample.seed, "population": sample.population,
                  "ids": list(sample.ids)}  # fmt: skip
+        if sample.strata is not None:
+            shown |= sample_strata_json(sample.strata)
         print(dumps(shown if out is None else {**shown, "output": out}))
     else:
         for run_id in sample.ids:

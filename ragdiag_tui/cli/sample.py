@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, err, record_spot_check
 from .datasets import run_dataset_sample
@@ -100,6 +101,7 @@ def add_sample(command: AddCommand) -> None:
         "(default 0.05); one too small to compute draws every run",
     )
     sample.add_argument("--seed", required=True, type=int, metavar="S", help="the random seed (an integer)")
+    _add_strata_options(sample)
     _add_record_options(sample)
     add_journal(sample, reading=False)
     add_engine(sample)
@@ -109,6 +111,40 @@ def add_sample(command: AddCommand) -> None:
         metavar="SAMPLE",
         help="with a dataset: the JSON Lines run file the sampled runs are written to (every field "
         "kept), its journal beside it recording the spot-check with the dataset's population",
+    )
+
+
+def _priors(text: str) -> dict[str, float]:
+    from ..core.analysis.strata import AllocationError, parse_priors
+
+    try:
+        return parse_priors(text)
+    except AllocationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_strata_options(sample: argparse.ArgumentParser) -> None:
+    """A stratified draw: the field, the allocation and the priors."""
+    sample.add_argument(
+        "--strata",
+        metavar="FIELD",
+        help="draw from each stratum of FIELD apart: a run field (a dotted path as --map reads it, "
+        "as meta.source), stage (the file's stage) or tag:KEY (tagged KEY or not); each stratum by "
+        "the same hash definition, the ids served interleaved",
+    )
+    sample.add_argument(
+        "--allocation",
+        choices=("proportional", "neyman"),
+        default="proportional",
+        help="with --strata: sizes proportional to the strata, or Neyman (to N_h * sqrt(P(1-P)) from "
+        "--prior, else from an earlier spot-check of the same view and field, else 0.5); at least 2 "
+        "runs per stratum (default proportional)",
+    )
+    sample.add_argument(
+        "--prior",
+        type=_priors,
+        metavar="A=0.1,B=0.4",
+        help="with --strata: each stratum's expected overturned rate, for Neyman allocation and -n auto",
     )
 
 
@@ -145,12 +181,21 @@ def run_sample(args: argparse.Namespace) -> int:
 
     if args.engine:
         return run_dataset_sample(args)
-    if args.margin is not None and args.n != "auto":
+    if args.margin is not None and args.n != "auto" and not args.strata:
         err("--margin goes with -n auto")
+        return EXIT_UNREADABLE
+    if (args.prior is not None or args.allocation != "proportional") and not args.strata:
+        err("--allocation and --prior go with --strata")
         return EXIT_UNREADABLE
     review = open_review(args.file, args.field_map, args.journal, args.reviewer)
     store = review.store
-    sample = draw_sample(store, review, args.view, args.n, args.seed, args.filter, args.margin or 0.05)
+    if args.strata:
+        sample = _draw_stratified(args, review)
+        if sample is None:
+            return EXIT_UNREADABLE
+    else:
+        sample = draw_sample(store, review, args.view, args.n, args.seed, args.filter, args.margin or 0.05)
+        sample = replace(sample, margin=args.margin)  # given: sequential mode may stop there
     drawn = sample.ids
     where = f"the {args.view} view" + (f" matching '{args.filter}'" if args.filter else "")
     if not drawn:
@@ -164,3 +209,21 @@ def run_sample(args: argparse.Namespace) -> int:
     if failed is not None:
         return failed
     return EXIT_INVALID if store.errors else EXIT_OK
+
+
+def _draw_stratified(args: argparse.Namespace, review: Any) -> Sample | None:
+    """`sample --strata`: the priors given, else those an earlier spot-check of the view and
+    field says; None (and said why) when it cannot be drawn."""
+    from ..core.analysis.sampling import SampleError
+    from ..core.analysis.spotcheck import earlier_rates
+    from ..core.analysis.stratify import StrataPlan, draw_stratified
+
+    priors = args.prior
+    if priors is None and args.allocation == "neyman":
+        priors = earlier_rates(review, args.view, args.strata)
+    plan = StrataPlan(args.strata, args.allocation, priors, args.margin)
+    try:
+        return draw_stratified(review, args.view, args.n, args.seed, plan, args.filter)
+    except SampleError as exc:
+        err(f"{args.file}: {exc}")
+        return None

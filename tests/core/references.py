@@ -43,3 +43,20 @@ def proportion_confint(count: float, nobs: float, **options: Any) -> tuple[float
     from statsmodels.stats.proportion import proportion_confint as reference
 
     return reference(count, nobs, **options)
+
+
+def stratified_mean(counts: list[tuple[int, int, int]]) -> tuple[float, float]:
+    """The stratified mean of 0/1 outcomes and its variance with a finite-population correction
+    (Cochran 5.2-5.3), from the units themselves with numpy: each stratum (N_h, n_h, k_h) as
+    n_h outcomes, k_h of them 1; its mean, its sample variance (ddof 1) and the weights N_h / N."""
+    import numpy as np
+
+    total = sum(population for population, _, _ in counts)
+    mean = variance = 0.0
+    for population, n, k in counts:
+        units = np.array([1.0] * k + [0.0] * (n - k))
+        weight = population / total
+        mean += weight * float(units.mean())
+        if n > 1:
+            variance += weight**2 * (1 - n / population) * float(units.var(ddof=1)) / n
+    return mean, variance

@@ -78,6 +78,7 @@ def test_the_json_shape(review: Review) -> None:
     assert list(data) == [
         "name", "view", "filter", "seed", "population", "size", "reviewed", "held", "overturned",
         "conflicts", "settled", "overturned_rate", "tags", "absent", "sampled", "in_file", "doubts",
+        "overturned_rate_anytime", "margin", "may_stop",
     ]  # fmt: skip
     assert data["overturned_rate"]["estimate"] == 1.0
     assert set(data["overturned_rate"]) == {"estimate", "low", "high"}

@@ -15,7 +15,7 @@ __getattr__, __all__ = public_api(
         "baseline": ["Baseline", "Offer", "open_baseline"],
         "blind": ["shown_counts"],
         "compare": ["compare_files", "compare_stores", "format_comparison"],
-        "estimate": ["Interval", "auto_size", "effective_size", "interval_json", "wilson"],
+        "estimate": ["Interval", "auto_size", "effective_size", "interval_json", "wilson", "wilson_at"],
         "explain": ["ABSENT", "MAX_NAMED", "describe_label", "id_list", "invalid_reason", "reason"],
         "filtering": [
             "LABEL_STAGE_CODES",
@@ -39,8 +39,17 @@ __getattr__, __all__ = public_api(
             "sample_key",
             "sample_plan",
         ],
+        "sequence": ["StratumLabels", "anytime_interval", "combined_anytime", "confidence_set", "may_stop"],
         "sorting": ["ASCENDING", "DESCENDING", "FILE_ORDER", "SORT_COLUMNS", "sort_rows"],
-        "spotcheck": ["SpotCheckReport", "format_spot_checks", "spot_check_report", "spot_check_reports"],
+        "spotcheck": [
+            "SpotCheckReport",
+            "earlier_rates",
+            "format_spot_checks",
+            "spot_check_report",
+            "spot_check_reports",
+        ],
+        "strata": ["ALLOCATIONS", "StratumCount", "allocate", "parse_priors", "plan_sizes", "stratified_estimate"],
+        "stratify": ["StrataPlan", "draw_stratified", "serving_order", "stratum_of"],
         "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats", "stats_document"],
         "views": [
             "BASELINE_VIEWS",

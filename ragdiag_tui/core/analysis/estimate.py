@@ -95,8 +95,12 @@ def wilson(successes: int, n: int, population: int | None = None, z: float = Z95
         raise ValueError(f"{successes} of {n} is not a proportion")
     if n == 0:
         return None
-    p = successes / n
-    n_eff = effective_size(n, population)
+    return wilson_at(successes / n, effective_size(n, population), z)
+
+
+def wilson_at(p: float, n_eff: float, z: float = Z95) -> Interval:
+    """The Wilson score interval of a rate `p` observed with the effective sample size
+    `n_eff` (infinite: the exact rate)."""
     if math.isinf(n_eff):
         return Interval(p, p, p)
     z2 = z * z

@@ -165,6 +165,8 @@ class Sample:
     seed: int
     population: int
     ids: tuple[str, ...]
+    strata: Any = None  # a stratified draw: its records.Strata (ids within `ids`, served interleaved)
+    margin: float | None = None  # the +-margin planned for: sequential mode may stop there
 
     def recorded_as(self, spot_check: Any) -> bool:
         """Whether a journaled spot-check (journal.SpotCheck) holds this very sample."""
@@ -172,6 +174,7 @@ class Sample:
         return (
             recorded == (self.view, self.filter, self.seed, self.population)
             and tuple(spot_check.ids) == self.ids
+            and (spot_check.strata, spot_check.margin) == (self.strata, self.margin)
         )
 
 

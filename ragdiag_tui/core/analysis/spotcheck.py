@@ -20,15 +20,18 @@ losing label of a conflict, or with no label, counts nowhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..common.text import visible
-from ..review.records import SpotCheck
+from ..review.intake import SpotCheckProgress
+from ..review.records import SpotCheck, Stratum
 from ..review.state import Review
 from ..review.tags import DEFAULT_TAGS, Tag
 from .estimate import Interval, interval_json, wilson
 from .sampling import NOUNS
+from .sequence import StratumLabels, anytime_interval, combined_anytime, half_width, may_stop
+from .strata import INTERVAL_METHOD, StratumCount, stratified_estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,10 @@ class SpotCheckReport:
     absent: int = 0  # sampled runs this file does not hold (drawn from another file, or ids changed)
     sampled: int | None = None  # distinct ids the record names (None: `size`)
     doubts: tuple[str, ...] = ()  # what the record itself gets wrong (`SpotCheck.doubts`)
+    overturned_rate_anytime: Interval | None = None  # valid at any stopping point (core.sequence)
+    margin: float | None = None  # sequential mode: may stop once the anytime interval is this narrow
+    strata_by: str = ""  # a stratified spot-check: the field, and a report per stratum
+    strata: tuple[SpotCheckReport, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The object of `stats --json`'s "spot_checks" list."""
@@ -83,7 +90,34 @@ class SpotCheckReport:
             "sampled": self.runs,
             "in_file": self.in_file,
             "doubts": list(self.doubts),
-        }
+            "overturned_rate_anytime": interval_json(self.overturned_rate_anytime),
+            "margin": self.margin,
+            "may_stop": self.may_stop,
+        } | self._strata_json()
+
+    def _strata_json(self) -> dict[str, Any]:
+        if not self.strata_by:
+            return {}
+        strata = [{"stratum": stratum.name, **stratum.to_json()} for stratum in self.strata]
+        return {"strata_by": self.strata_by, "interval_method": INTERVAL_METHOD, "strata": strata}
+
+    @property
+    def may_stop(self) -> bool:
+        """Whether the anytime interval is within the margin: the labeller may stop now."""
+        return may_stop(self.overturned_rate_anytime, self.margin)
+
+    @property
+    def stopped_early(self) -> bool:
+        """Stopped at the margin with runs left to review: the anytime interval is the one to tell."""
+        return self.may_stop and self.reviewed < self.in_file
+
+    def may_stop_text(self) -> str:
+        """`you may stop: 12% ± 3.0%, valid at any stopping point`, or "" before then."""
+        rate = self.overturned_rate_anytime
+        if rate is None or not self.may_stop:
+            return ""
+        plus_minus = f"{rate.estimate_percent()} ± {100 * half_width(rate):.1f}%"
+        return f"you may stop: {plus_minus}, valid at any stopping point"
 
     @property
     def runs(self) -> int:
@@ -130,19 +164,41 @@ class SpotCheckReport:
         if not self.reviewed:
             sampled = f"{self.in_file} sampled {noun}"
             return f"{name}: none of the {sampled} reviewed yet ({self.population} in all)"
-        rate = self.overturned_rate
-        if rate is None:  # every reviewed run is in conflict
+        rate = self.overturned_rate_anytime if self.stopped_early else self.overturned_rate
+        if rate is None and self.strata_by and self.settled:
+            told = (
+                f"{name}: no combined estimate yet for {noun}, {self.counts()} (a stratum has none settled)"
+            )
+        elif rate is None:  # every reviewed run is in conflict
             told = f"{name}: no estimate yet for {noun}, {self.counts()} (no run with a settled label)"
         else:
+            how = rate.ci_percent()
+            if self.stopped_early:
+                how = f"anytime {how}, valid at any stopping point"
             told = (
                 f"{name}: the file's label was overturned on an estimated {rate.estimate_percent()} of "
-                f"{noun} ({rate.ci_percent()}), {self.counts()}"
+                f"{noun} ({how}), {self.counts()}"
             )
             if self.conflicts:
                 told += f" (the estimate is over the {self.settled} with a settled label)"
         if self.reviewed < self.in_file:
             told += f" ({self.in_file - self.reviewed} of the {self.in_file} sampled still to review)"
-        return told
+        return told + strata_sentence(self.strata)
+
+    def sequence_lines(self) -> list[str]:
+        """A line per stratum (`stratum A: 3% (95% CI 1-8%), 40 of 600 reviewed: ...`), then the
+        anytime interval and whether the labeller may stop (terminal-safe)."""
+        lines = []
+        for stratum in self.strata:
+            rate = stratum.overturned_rate
+            told = f"{rate.percent()}, " if rate is not None else "no estimate yet, "
+            lines.append(f"stratum {visible(stratum.name)}: {told}{stratum.counts()}")
+        anytime = self.overturned_rate_anytime
+        if anytime is not None and (self.strata or self.margin is not None):
+            lines.append(f"anytime-valid: {anytime.percent()}, valid at any stopping point")
+        if self.may_stop:
+            lines.append(self.may_stop_text())
+        return lines
 
     def tag_lines(self, tags: tuple[Tag, ...] = DEFAULT_TAGS) -> list[str]:
         """A line per tag: its name, count and estimated rate (terminal-safe)."""
@@ -186,8 +242,38 @@ def spot_check_report(
 
     Tags counted: every tag of the set in force (zero counts included), then any other
     tag found among the settled tags of a reviewed run of the sample, in key order.
+    A stratified spot-check also gets a report per stratum, and its overturned rate is the
+    stratified estimate (core.strata) with the strata's anytime sequences combined.
     """
-    progress = review.spot_check_progress(spot_check.name)
+    report = _report(review, spot_check, review.spot_check_progress(spot_check.name), tags)
+    if spot_check.strata is None:
+        return report
+    strata = tuple(
+        _report(review, _stratum_check(spot_check, stratum), review.intake.progress_of(stratum.ids), tags)
+        for stratum in spot_check.strata.strata
+    )
+    combined = stratified_estimate([StratumCount(s.population, s.settled, s.overturned) for s in strata])
+    anytime = combined_anytime([StratumLabels(s.population, s.settled, s.overturned) for s in strata])
+    return replace(
+        report,
+        overturned_rate=None if combined is None else combined.interval,
+        overturned_rate_anytime=anytime,
+        strata_by=spot_check.strata.by,
+        strata=strata,
+    )
+
+
+def _stratum_check(spot_check: SpotCheck, stratum: Stratum) -> SpotCheck:
+    """One stratum as a spot-check of its own: its value as the name, its population and ids."""
+    ids = tuple(dict.fromkeys(stratum.ids))
+    return SpotCheck(stratum.stratum, spot_check.view, spot_check.filter, spot_check.seed,
+                     stratum.population, len(ids), ids, spot_check.reviewer, spot_check.at)  # fmt: skip
+
+
+def _report(
+    review: Review, spot_check: SpotCheck, progress: SpotCheckProgress, tags: tuple[Tag, ...]
+) -> SpotCheckReport:
+    """The figures of a spot-check (or a stratum of one) from its progress."""
     reviewed, settled = progress.reviewed, progress.settled
     rows, absent = sampled_rows(review, spot_check)
     counts = {tag.key: 0 for tag in tags}
@@ -218,7 +304,41 @@ def spot_check_report(
         absent=absent,
         sampled=len(spot_check.runs),
         doubts=tuple(spot_check.doubts()),
+        overturned_rate_anytime=anytime_interval(progress.overturned, settled, population),
+        margin=spot_check.margin,
     )
+
+
+def strata_sentence(strata: tuple[SpotCheckReport, ...]) -> str:
+    """`; model=C stands apart: 40% (95% CI 30-51%), an interval overlapping no other stratum's`:
+    the strata whose overturned rate's interval overlaps none of the others' (terminal-safe)."""
+    rated = [(stratum.name, stratum.overturned_rate) for stratum in strata if stratum.overturned_rate]
+    apart = [
+        f"{visible(name)}: {rate.percent()}"
+        for name, rate in rated
+        if all(
+            rate.high < other.low or other.high < rate.low
+            for other_name, other in rated
+            if other_name != name
+        )
+    ]
+    if len(rated) < 2 or not apart:
+        return ""
+    which = "stratum stands apart, its" if len(apart) == 1 else "strata stand apart, each"
+    return f"; {len(apart)} {which} interval overlapping no other stratum's: {'; '.join(apart)}"
+
+
+def earlier_rates(review: Review, view: str, by: str) -> dict[str, float]:
+    """Each stratum's overturned rate in the latest spot-check of `view` stratified by `by`
+    with settled labels (the priors of a Neyman allocation); {} when there is none."""
+    for spot_check in reversed(review.spot_checks.values()):
+        if spot_check.strata is None or (spot_check.view, spot_check.strata.by) != (view, by):
+            continue
+        strata = spot_check_report(review, spot_check).strata
+        rates = {s.name: s.overturned / s.settled for s in strata if s.settled}
+        if rates:
+            return rates
+    return {}
 
 
 def spot_check_reports(review: Review, tags: tuple[Tag, ...] = DEFAULT_TAGS) -> list[SpotCheckReport]:
@@ -231,6 +351,7 @@ def format_spot_checks(reports: list[SpotCheckReport], tags: tuple[Tag, ...] = D
     out = ["  spot-checks"]
     for report in reports:
         out.append(f"  {report.sentence()}")
+        out.extend(f"    {line}" for line in report.sequence_lines())
         if report.settled:
             out.extend(f"    {line}" for line in report.tag_lines(tags))
     return "\n".join(out)

@@ -21,6 +21,8 @@ __getattr__, __all__ = public_api(
             "JournalError",
             "Record",
             "SpotCheck",
+            "Strata",
+            "Stratum",
             "digest",
             "parse_record",
             "utc_now",

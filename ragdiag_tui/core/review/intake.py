@@ -11,7 +11,7 @@ in force (`core.review.labels`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -118,10 +118,14 @@ class RecordIntake:
     def spot_check_progress(self, name: str) -> SpotCheckProgress:
         """How far a spot-check's runs that are in the file are reviewed (`SpotCheckProgress`),
         each run once however often the record repeats its id."""
+        return self.progress_of(self.spot_checks[name].runs)
+
+    def progress_of(self, run_ids: Iterable[str]) -> SpotCheckProgress:
+        """`spot_check_progress` over any distinct ids (a stratum of a spot-check)."""
         row_of = self.store.row_of
         team = self.team
         reviewed = held = conflicts = 0
-        for run_id in self.spot_checks[name].runs:
+        for run_id in run_ids:
             row = row_of.get(run_id)
             if row is None or not team.is_reviewed(row):
                 continue

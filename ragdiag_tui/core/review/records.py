@@ -168,6 +168,8 @@ class SpotCheck:
     at: str
     line: int = 0
     kind: str = field(default=SPOT_CHECK, init=False)
+    strata: Strata | None = None  # a stratified spot-check: its field, allocation and strata
+    margin: float | None = None  # the +-margin it was planned for, and may stop at (sequential mode)
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -189,7 +191,7 @@ class SpotCheck:
     def key(self) -> tuple[Any, ...]:
         """What makes two records the same record (the line they were read from aside)."""
         sample = (self.name, self.view, self.filter, self.seed, self.population, self.size, self.ids)
-        return (SPOT_CHECK, *sample, self.reviewer, self.at)
+        return (SPOT_CHECK, *sample, self.reviewer, self.at, self.strata, self.margin)
 
     def to_json(self) -> bytes:
         """The record as one journal line, newline included."""
@@ -207,7 +209,58 @@ class SpotCheck:
                 "reviewer": self.reviewer,
                 "at": self.at,
             }
+            | ({} if self.margin is None else {"margin": self.margin})
+            | ({} if self.strata is None else self.strata.to_json())
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Stratum:
+    """One stratum of a stratified spot-check: its value, population and the ids drawn from it
+    (in key order)."""
+
+    stratum: str
+    population: int
+    ids: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stratum": self.stratum, "population": self.population, "size": len(self.ids),
+                "ids": list(self.ids)}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Strata:
+    """How a spot-check was stratified: the field (`stage`, a dotted path, `tag:KEY`), the
+    allocation and each stratum."""
+
+    by: str
+    allocation: str
+    strata: tuple[Stratum, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The spot-check line's extra fields."""
+        return {"strata_by": self.by, "allocation": self.allocation,
+                "strata": [stratum.to_json() for stratum in self.strata]}  # fmt: skip
+
+
+def _margin(data: dict[str, Any]) -> float | None:
+    margin = data.get("margin")
+    if margin is not None and (not isinstance(margin, int | float) or isinstance(margin, bool)):
+        raise ValueError("margin is not a number")
+    return margin
+
+
+def _strata(data: dict[str, Any]) -> Strata | None:
+    """A spot-check line's strata, None when it has none; ValueError naming a wrong field."""
+    if data.get("strata") is None:
+        return None
+    items = data["strata"]
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise ValueError("strata is not a list of objects")
+    strata = tuple(
+        Stratum(_text(item, "stratum"), _count(item, "population"), _strings(item, "ids")) for item in items
+    )
+    return Strata(_text(data, "strata_by"), _text(data, "allocation"), strata)
 
 
 Record = Entry | SpotCheck
@@ -262,6 +315,7 @@ def parse_record(text: str, line: int = 0) -> Record:
             at,
             line,
         )
+        spot_check.strata, spot_check.margin = _strata(data), _margin(data)
         moment(at)  # refused unless a timestamp with a zone
         return spot_check
     if kind not in ENTRY_KINDS:

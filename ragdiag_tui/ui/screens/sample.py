@@ -11,7 +11,7 @@ freezes; escape still cancels.
 from __future__ import annotations
 
 import random
-from collections.abc import Set
+from collections.abc import Callable, Set
 from typing import ClassVar
 
 from textual import on
@@ -32,6 +32,9 @@ from ...core.analysis.sampling import (
     population,
     sample_plan,
 )
+from ...core.analysis.spotcheck import earlier_rates
+from ...core.analysis.strata import ALLOCATIONS
+from ...core.analysis.stratify import StrataPlan, draw_stratified
 from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
@@ -79,6 +82,14 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                 yield Static("Margin", classes="form-label", markup=False)
                 yield InOrderInput("0.05", id="sample-margin", compact=True)
             with Horizontal(classes="form-row"):
+                yield Static("Strata", classes="form-label", markup=False)
+                yield InOrderInput(
+                    placeholder="none, or a field, stage, tag:KEY", id="sample-strata", compact=True
+                )
+            with Horizontal(classes="form-row"):
+                yield Static("Allocation", classes="form-label", markup=False)
+                yield InOrderInput("proportional", id="sample-allocation", compact=True)
+            with Horizontal(classes="form-row"):
                 yield Static("Seed", classes="form-label", markup=False)
                 seed = random.SystemRandom().randrange(1, SEED_RANGE)
                 yield InOrderInput(str(seed), id="sample-seed", compact=True)
@@ -90,7 +101,9 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                     compact=True,
                 )
             yield Static(
-                "Size: a number, or auto for ±margin at 95% confidence. Enter draws · escape cancels.",
+                "Size: a number, or auto for ±margin at 95%; with strata or auto, the labels may stop "
+                "once the anytime interval is within ±margin. Allocation: proportional or neyman. "
+                "Enter draws · escape cancels.",
                 id="sample-error",
                 classes="dialog-hint",
                 markup=False,
@@ -128,6 +141,10 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         if problem:
             self._refuse(f"{problem[0].upper()}{problem[1:]}.")
             return
+        strata = self._value("sample-strata")
+        if strata:
+            self._start_stratified(size, margin, seed, strata)
+            return
         try:
             rows, count = sample_plan(self.store, self.review, self.view, size, self.filter_text, margin)
         except SampleError as exc:
@@ -143,29 +160,56 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         if name in self.taken:
             self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
             return
-        self._start_draw(name, seed, rows, count)
+        self._start_draw(name, seed, rows, count, margin if size == "auto" else None)
+
+    def _start_stratified(self, size: int | str, margin: float, seed: int, by: str) -> None:
+        """A stratified draw (core.stratify), priors for Neyman from an earlier spot-check of
+        the view and field; it may stop at the margin."""
+        allocation = self._value("sample-allocation").lower() or "proportional"
+        if allocation not in ALLOCATIONS:
+            self._refuse(f"Allocation is one of {', '.join(ALLOCATIONS)}.")
+            return
+        if not self.population:
+            self._refuse("Nothing to draw: the view and filter hold no runs.")
+            return
+        sizes = f"{size}" if size != "auto" else "auto"
+        name = self._value("sample-name") or f"{self.view}-{sizes}-by-{by}"
+        if name in self.taken:
+            self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
+            return
+        priors = earlier_rates(self.review, self.view, by) if allocation == "neyman" else None
+        plan = StrataPlan(by, allocation, priors, margin)
+        review, view, query = self.review, self.view, self.filter_text
+        self._begin(name, seed, lambda: draw_stratified(review, view, size, seed, plan, query))
 
     @property
     def working(self) -> bool:
         """A draw is under way (the keys typed after enter wait for it: ui/typeahead.py)."""
         return self.drawing is not None
 
-    def _start_draw(self, name: str, seed: int, rows: list[int], count: int) -> None:
-        self.drawing = (name, seed, len(rows))
+    def _start_draw(self, name: str, seed: int, rows: list[int], count: int, margin: float | None) -> None:
+        store, view, query, size = self.store, self.view, self.filter_text, len(rows)
+
+        def draw() -> Sample:
+            return Sample(view, query, seed, size, tuple(draw_ids(store, rows, count, seed)), margin=margin)
+
+        self._begin(name, seed, draw, f"Drawing {min(count, size):,} of {size:,}… escape cancels.")
+
+    def _begin(self, name: str, seed: int, draw: Callable[[], Sample], told: str = "Drawing…") -> None:
+        """The draw under way in a worker thread, the dialog saying so."""
+        self.drawing = (name, seed, self.population)
         self.query_one("#draw", Button).disabled = True
         hint = self.query_one("#sample-error", Static)
         hint.remove_class("-error")
-        hint.update(f"Drawing {min(count, len(rows)):,} of {len(rows):,}… escape cancels.")
-        store = self.store
-        self.run_worker(lambda: draw_ids(store, rows, count, seed), thread=True, group="draw")
+        hint.update(told)
+        self.run_worker(draw, thread=True, group="draw")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "draw" or self.drawing is None:
             return
-        name, seed, size = self.drawing
-        if event.state == WorkerState.SUCCESS:
-            ids = tuple(event.worker.result or ())
-            self.dismiss((name, Sample(self.view, self.filter_text, seed, size, ids)))
+        name = self.drawing[0]
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Sample):
+            self.dismiss((name, event.worker.result))
         elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
             self.drawing = None
             self.query_one("#draw", Button).disabled = False

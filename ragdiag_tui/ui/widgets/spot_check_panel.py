@@ -3,7 +3,8 @@
 For each spot-check: the sentence a lead pastes into a report (the overturned rate
 with its 95% interval, corrected for the finite population, over the runs with a
 settled label; held, overturned and in conflict counted apart), then a small bar per
-reason tag (its share of the runs with a settled label). Under them, the mean ID-based
+reason tag (its share of the runs with a settled label); a stratified spot-check's strata
+a row each, and in sequential mode the anytime interval and "you may stop". Under them, the mean ID-based
 recall and precision of the file.
 Everything comes from the core (`core.spotcheck`, `core.metrics`); this only draws.
 """
@@ -70,6 +71,8 @@ class SpotCheckPanel(Static):
         names = {tag.key: tag.name for tag in self.tags}
         for report in self.reports:
             lines.append(Content(report.sentence() + "."))
+            # A row per stratum, then the anytime interval and "you may stop" (core.spotcheck).
+            lines.extend(Content("  " + line) for line in report.sequence_lines())
             for tag in report.tags:
                 share = tag.count / report.settled if report.settled else 0.0
                 filled, empty = bar(share)

@@ -132,6 +132,7 @@ class SpotChecking:
                 review.reviewer,
                 utc_now(),
             )
+            record.strata, record.margin = sample.strata, sample.margin
             try:
                 review.add_spot_check(record)
             except JournalError as exc:

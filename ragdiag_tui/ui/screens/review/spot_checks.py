@@ -46,4 +46,18 @@ def summary_lead(review: Review | None, name: str | None) -> list[Content]:
     """What the summary shows first: the progress of spot-check `name`, when one is open."""
     if name is None or review is None or name not in review.spot_checks:
         return []
-    return [Content.assemble((progress(review, name).text(), ".stage-summary--lead"))]
+    lead = [Content.assemble((progress(review, name).text(), ".stage-summary--lead"))]
+    stop = may_stop_text(review, name)
+    return [*lead, Content.assemble((f" · {stop}", ".stage-summary--lead"))] if stop else lead
+
+
+def may_stop_text(review: Review, name: str) -> str:
+    """`you may stop: 12% ± 3.0%, valid at any stopping point` once a spot-check drawn with a
+    margin has its anytime interval within it; "" before then, or in blind mode (it would
+    tell the labels)."""
+    spot_check = review.spot_checks[name]
+    if spot_check.margin is None or review.blind:
+        return ""
+    from ....core.analysis.spotcheck import spot_check_report
+
+    return spot_check_report(review, spot_check).may_stop_text()

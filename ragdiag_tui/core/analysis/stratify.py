@@ -1,0 +1,142 @@
+"""Stratified draws: a population split by a field, each stratum drawn by the one hash definition.
+
+A run's stratum is the value of `by`:
+
+- `stage`: the stage the file's own labels give it (as the sample views count);
+- `tag:KEY`: `KEY` when the run's settled tags hold it, else `not KEY`;
+- any other name: the run's field, a dotted path into nested objects as `--map` reads it
+  (`meta.source`), its text as the filter shows it; `(none)` where the run lacks it (or it is
+  null, or a path meets something that is not an object). An invalid line is `(invalid)`.
+
+Within each stratum the draw is `sampling.draw` (the n_h runs of smallest key), so local,
+DuckDB and Spark draws agree. The sample's ids are served interleaved (`serving_order`):
+after any number of labels, each stratum's share stays within one run of its allocation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..common.jsonutil import field_text
+from ..review.records import Strata, Stratum
+from ..review.state import Review
+from ..runs.stages import (
+    S_GENERATION,
+    S_INVALID,
+    S_LABEL_ERROR,
+    S_PASS,
+    S_RETRIEVAL,
+    S_UNRESOLVED,
+    STAGE_NAMES,
+)
+from ..runs.store import L_NONE, L_TRUE, RunStore
+from .sampling import Sample, SampleError, draw_ids, sample_plan
+from .strata import AllocationError, allocate, plan_sizes
+
+ABSENT = "(none)"
+INVALID = "(invalid)"
+
+
+def stratum_of(by: str, review: Review) -> Any:
+    """A function of a row giving its stratum's name under `by` (see the module)."""
+    store = review.store
+    if by == "stage":
+        return lambda row: file_stage(store, row)
+    if by.startswith("tag:"):
+        key = by[4:]
+        return lambda row: key if key in review.team.settled_tags(row) else f"not {key}"
+    keys = tuple(by.split("."))
+
+    def value(row: int) -> str:
+        if row in store.errors:
+            return INVALID
+        found = walk(store.raw(row), by, keys)
+        return ABSENT if found is None else field_text(found)
+
+    return value
+
+
+def file_stage(store: RunStore, row: int) -> str:
+    """The stage the file's own labels give a row (a review changes labels, not IDs)."""
+    stage = store.stage[row]
+    if stage in (S_INVALID, S_UNRESOLVED):
+        return STAGE_NAMES[stage]
+    label = store.file_label[row]
+    if label == L_NONE:
+        return STAGE_NAMES[S_LABEL_ERROR]
+    if row in store.missing:
+        return STAGE_NAMES[S_RETRIEVAL]
+    return STAGE_NAMES[S_PASS if label == L_TRUE else S_GENERATION]
+
+
+def walk(obj: Any, path: str, keys: Sequence[str]) -> Any:
+    """The value at a dotted `path` of `obj` (the whole path as one key first, as `--map`
+    reads it); None where it is absent, null, or the path meets a non-object."""
+    if isinstance(obj, dict) and path in obj:
+        return obj[path]
+    for key in keys:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def split(rows: Sequence[int], stratum: Any) -> dict[str, list[int]]:
+    """The rows of each stratum in file order; strata in order of first appearance."""
+    strata: dict[str, list[int]] = {}
+    for row in rows:
+        strata.setdefault(stratum(row), []).append(row)
+    return strata
+
+
+def serving_order(drawn: Mapping[str, Sequence[str]]) -> list[str]:
+    """The strata's ids interleaved so that after k labels each stratum has had about
+    k * n_h / n of them (the stratum furthest behind its share next; ties in strata order)."""
+    total = sum(len(ids) for ids in drawn.values())
+    taken = dict.fromkeys(drawn, 0)
+    order: list[str] = []
+    for _ in range(total):
+        name = min(
+            (name for name, ids in drawn.items() if taken[name] < len(ids)),
+            key=lambda name: (taken[name] + 0.5) / len(drawn[name]),
+        )
+        order.append(drawn[name][taken[name]])
+        taken[name] += 1
+    return order
+
+
+@dataclass(frozen=True, slots=True)
+class StrataPlan:
+    """How to stratify a draw: the field, the allocation, the priors and the margin."""
+
+    by: str
+    allocation: str = "proportional"
+    priors: Mapping[str, float] | None = None
+    margin: float | None = None
+
+
+def draw_stratified(
+    review: Review, view: str, n: int | str, seed: int, plan: StrataPlan, query: str = ""
+) -> Sample:
+    """A stratified sample of `view` narrowed by `query`: `n` runs allocated over the strata
+    (`strata.allocate`), or with n == "auto" the sizes planned for +-margin on the combined
+    interval (`strata.plan_sizes`). Raises SampleError when it cannot be drawn."""
+    store = review.store
+    rows, _ = sample_plan(store, review, view, 0, query)
+    groups = split(rows, stratum_of(plan.by, review))
+    populations = {name: len(members) for name, members in groups.items()}
+    try:
+        if n == "auto":
+            sizes = plan_sizes(populations, plan.margin or 0.05, plan.allocation, plan.priors)
+        elif isinstance(n, int) and not isinstance(n, bool) and n >= 0:
+            sizes = allocate(populations, min(n, len(rows)), plan.allocation, plan.priors)
+        else:
+            raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+    except AllocationError as exc:
+        raise SampleError(str(exc)) from exc
+    drawn = {name: draw_ids(store, members, sizes[name], seed) for name, members in groups.items()}
+    strata = tuple(Stratum(name, populations[name], tuple(drawn[name])) for name in groups)
+    record = Strata(plan.by, plan.allocation, strata)
+    return Sample(view, query, seed, len(rows), tuple(serving_order(drawn)), record, plan.margin)
