@@ -127,6 +127,9 @@ def draw_stratified(
     rows, _ = sample_plan(store, review, view, 0, query)
     groups = split(rows, stratum_of(plan.by, review))
     populations = {name: len(members) for name, members in groups.items()}
+    if plan.priors and not set(plan.priors) & set(populations):  # a typo, or another field's strata
+        named = ", ".join(repr(name) for name in list(populations)[:8])
+        raise SampleError(f"no --prior names a stratum of {plan.by} (its strata: {named})")
     try:
         if n == "auto":
             sizes = plan_sizes(populations, plan.margin or 0.05, plan.allocation, plan.priors)
