@@ -85,8 +85,9 @@ def test_neyman_with_priors_and_auto_plans_the_combined_interval(
     capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
 ) -> None:
     path = model_runs(write_runs, {"small": 100, "big": 600, "mid": 300})
+    priors = "small=0.4,big=0.05,mid=0.1"
     argv = ["sample", path, "--view", "lucky", "-n", "auto", "--margin", "0.05", "--seed", "1",
-            "--strata", "meta.model", "--allocation", "neyman", "--prior", "small=0.4,big=0.05,mid=0.1", "--json"]  # fmt: skip
+            "--strata", "meta.model", "--allocation", "neyman", "--prior", priors, "--json"]  # fmt: skip
     code, out, _ = run_cli(capsys, *argv)
     assert code == 0
     sizes = {s["stratum"]: s["size"] for s in json.loads(out)["strata"]}
@@ -150,7 +151,7 @@ def test_a_sequential_spot_check_may_stop_and_its_conclusion_is_the_anytime_inte
     assert len(ids) == 66
     reviewed = 40
     label_stratum(path, ids[:reviewed], overturned=0)  # none overturned: the interval closes on 0
-    code, out, _ = run_cli(capsys, "stats", path, "--json")
+    _, out, _ = run_cli(capsys, "stats", path, "--json")
     (report,) = json.loads(out)["spot_checks"]
     anytime = anytime_interval(0, reviewed, 201)
     assert anytime is not None and (anytime.high - anytime.low) / 2 <= 0.1

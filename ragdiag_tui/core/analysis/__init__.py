@@ -48,7 +48,14 @@ __getattr__, __all__ = public_api(
             "spot_check_report",
             "spot_check_reports",
         ],
-        "strata": ["ALLOCATIONS", "StratumCount", "allocate", "parse_priors", "plan_sizes", "stratified_estimate"],
+        "strata": [
+            "ALLOCATIONS",
+            "StratumCount",
+            "allocate",
+            "parse_priors",
+            "plan_sizes",
+            "stratified_estimate",
+        ],
         "stratify": ["StrataPlan", "draw_stratified", "serving_order", "stratum_of"],
         "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats", "stats_document"],
         "views": [
