@@ -157,6 +157,9 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     from ..engines.dataset import is_dataset_input
     from ..engines.results import DATASET_VIEWS, parse_filters
 
+    if args.strata or args.prior is not None or args.allocation != "proportional":
+        err("--strata, --allocation and --prior draw from a run file, not yet from a dataset (--engine)")
+        return EXIT_UNREADABLE
     if args.margin is not None and args.n != "auto":
         err("--margin goes with -n auto")
         return EXIT_UNREADABLE

@@ -160,3 +160,19 @@ def test_a_sequential_spot_check_may_stop_and_its_conclusion_is_the_anytime_inte
     _, text, _ = run_cli(capsys, "stats", path)
     assert f"anytime 95% CI 0-{100 * anytime.high:.0f}%, valid at any stopping point" in text
     assert "you may stop: 0% ± " in text
+
+
+def test_the_report_draws_the_strata_with_their_intervals(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = model_runs(write_runs, {"small": 20, "big": 20})
+    argv = ["sample", path, "--view", "lucky", "-n", "10", "--seed", "3", "--strata", "meta.model", "--json"]
+    strata = {s["stratum"]: s["ids"] for s in json.loads(run_cli(capsys, *argv)[1])["strata"]}
+    for ids in strata.values():
+        label_stratum(path, ids, overturned=1)
+    out = path.parent / "report.md"
+    code, _, _ = run_cli(capsys, "report", path, "-o", out)
+    assert code == 0
+    assert "Chart: ![Strata of lucky\\-10](report-strata-0.svg)" in out.read_text(encoding="utf-8")
+    chart = (path.parent / "report-strata-0.svg").read_text(encoding="utf-8")
+    assert "Combined, anytime" in chart and "small" in chart and "big" in chart

@@ -10,7 +10,7 @@ from . import charts
 from .evidence import EvidenceCard
 from .html_text import esc, esc_lines, figure, label_html, table
 from .model import ReportData, ReviewedRun, SpotCheckSection
-from .tables import rates, tag_rows
+from .tables import rates, strata_rates, tag_rows
 
 
 def spot_checks_html(data: ReportData) -> str:
@@ -37,6 +37,9 @@ def _one(section: SpotCheckSection, data: ReportData, at: int) -> str:
         chart = charts.rate_chart(f"{at}", rates(report, data.tag_names))
         parts.append(figure(chart, "Estimated rates with 95% intervals"))
         parts.append(_tags_table(report, data))
+    if report.strata and report.settled:
+        chart = charts.rate_chart(f"strata-{at}", strata_rates(report))
+        parts.append(figure(chart, f"Overturned rate per stratum of {report.strata_by}, with 95% intervals"))
     parts.append(_reviewed_table(section.reviewed, section.reviewed_total))
     parts.append(_evidence(section, data.limit))
     parts.append("</section>")

@@ -55,6 +55,7 @@ def render_markdown(data: ReportData, charts: dict[str, str]) -> str:
     out += ["## Spot-checks", ""]
     for at, section in enumerate(data.spot_checks):
         out += _spot_check(section, data, charts.get(f"rates-{at}"))
+        out += _chart(f"Strata of {md(section.report.name)}", charts.get(f"strata-{at}"))
     if not data.spot_checks:
         out += ["No spot-check in the review.", ""]
     out += _agreement(data.stats["agreement"], data)

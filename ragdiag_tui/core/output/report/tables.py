@@ -36,6 +36,19 @@ def rates(report: SpotCheckReport, tag_names: dict[str, str]) -> list[tuple[str,
     ]
 
 
+def strata_rates(report: SpotCheckReport) -> list[tuple[str, dict[str, Any]]]:
+    """What a stratified spot-check's strata chart draws: the combined rate, its anytime
+    interval, then each stratum's overturned rate (empty for a spot-check without strata)."""
+    if not report.strata:
+        return []
+    figures = report.to_json()
+    combined = [
+        ("Combined", figures["overturned_rate"]),
+        ("Combined, anytime", figures["overturned_rate_anytime"]),
+    ]
+    return combined + [(stratum["stratum"], stratum["overturned_rate"]) for stratum in figures["strata"]]
+
+
 def tag_rows(report: SpotCheckReport, tag_names: dict[str, str], escape: Escape, code: Escape) -> Rows:
     """Per reason tag: its name, its key (`code`: as an identifier), its count and its estimate."""
     return [

@@ -13,7 +13,7 @@ from . import charts
 from .html_page import render_html
 from .markdown import render_markdown
 from .model import ReportData, ReportError
-from .tables import rates
+from .tables import rates, strata_rates
 
 FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
 _STANDALONE = ('<svg role="img" ', '<svg role="img" style="background: #ffffff; color: #1b1f24" ')
@@ -63,6 +63,8 @@ def markdown_charts(data: ReportData) -> dict[str, str]:
         report = section.report
         if report.settled:
             drawn[f"rates-{at}"] = charts.rate_chart(f"{at}", rates(report, data.tag_names))
+        if report.strata and report.settled:
+            drawn[f"strata-{at}"] = charts.rate_chart(f"strata-{at}", strata_rates(report))
     if data.most_missed:
         drawn["missed"] = charts.missed_chart(data.most_missed)
     if data.baseline is not None:
