@@ -87,7 +87,7 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                     placeholder="none, or a field, stage, tag:KEY", id="sample-strata", compact=True
                 )
             with Horizontal(classes="form-row"):
-                yield Static("Allocation", classes="form-label", markup=False)
+                yield Static("Shares", classes="form-label", markup=False)
                 yield InOrderInput("proportional", id="sample-allocation", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Seed", classes="form-label", markup=False)

@@ -48,7 +48,7 @@ def summary_lead(review: Review | None, name: str | None) -> list[Content]:
         return []
     lead = [Content.assemble((progress(review, name).text(), ".stage-summary--lead"))]
     stop = may_stop_text(review, name)
-    return [*lead, Content.assemble((f" · {stop}", ".stage-summary--lead"))] if stop else lead
+    return [*lead, Content.assemble((f"· {stop}", ".stage-summary--lead"))] if stop else lead
 
 
 def may_stop_text(review: Review, name: str) -> str:
