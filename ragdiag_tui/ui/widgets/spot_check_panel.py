@@ -72,7 +72,11 @@ class SpotCheckPanel(Static):
         for report in self.reports:
             lines.append(Content(report.sentence() + "."))
             # A row per stratum, then the anytime interval and "you may stop" (core.spotcheck).
-            lines.extend(Content("  " + line) for line in report.sequence_lines())
+            stop = report.may_stop_text()
+            lines.extend(
+                Content.assemble("  ", (line, "bold") if line == stop else line)
+                for line in report.sequence_lines()
+            )
             for tag in report.tags:
                 share = tag.count / report.settled if report.settled else 0.0
                 filled, empty = bar(share)
