@@ -107,3 +107,25 @@ def test_neyman_takes_its_priors_from_an_earlier_spot_check_of_the_view_and_fiel
     plan = StrataPlan("model", "neyman", earlier_rates(review, "lucky", "model"))
     sizes = {s.stratum: len(s.ids) for s in draw_stratified(review, "lucky", 20, 2, plan).strata.strata}
     assert sizes == {"bad": 2, "good": 18}  # a rate of 1 is certain: the minimum of 2
+
+
+def test_a_stratum_is_the_fields_text_as_the_filter_shows_it(write_runs: WriteRuns) -> None:
+    from ragdiag_tui.core.analysis.stratify import stratum_of
+
+    base = {"required": ["a"], "context": ["a"], "correct": True}
+    runs: list[Any] = [
+        {"id": "s", "meta": {"m": "GPT-4o"}, **base},
+        {"id": "n", "meta": {"m": 0.90}, **base},
+        {"id": "null", "meta": {"m": None}, **base},
+        {"id": "absent", **base},
+        {"id": "flat", "meta.m": "whole", "meta": {"m": "nested"}, **base},
+        {"id": "list", "meta": ["x"], **base},
+        '{"id": "nan", "meta": {"m": "x"}, "score": NaN, "required": ["a"], "context": ["a"], "correct": true}',
+        "not json",
+    ]
+    review = open_review(write_runs(runs), reviewer="al")
+    value = stratum_of("meta.m", review)
+    got = [value(row) for row in range(len(review.store))]
+    assert got == ["GPT-4o", "0.9", "(none)", "(none)", "whole", "(none)", "x", "(invalid)"]
+    top = stratum_of("meta", review)
+    assert top(review.store.row_of["list"]) == '["x"]'
