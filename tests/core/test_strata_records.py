@@ -120,7 +120,7 @@ def test_a_stratum_is_the_fields_text_as_the_filter_shows_it(write_runs: WriteRu
         {"id": "absent", **base},
         {"id": "flat", "meta.m": "whole", "meta": {"m": "nested"}, **base},
         {"id": "list", "meta": ["x"], **base},
-        '{"id": "nan", "meta": {"m": "x"}, "score": NaN, "required": ["a"], "context": ["a"], "correct": true}',
+        '{"id": "nan", "meta": {"m": "x"}, "score": NaN, "required": ["a"], "context": [], "correct": true}',
         "not json",
     ]
     review = open_review(write_runs(runs), reviewer="al")
