@@ -174,10 +174,17 @@ def _kept(earlier: SpotCheck, sample: Sample) -> str:
     settings = (earlier.view, earlier.filter, earlier.seed, earlier.population, earlier.size)
     if settings != (sample.view, sample.filter, sample.seed, sample.population, len(sample.ids)):
         return ""
+    if _strata_by(earlier.strata) != _strata_by(sample.strata):
+        return f", stratified by {_strata_by(earlier.strata) or 'nothing'}"
     return (
         " with the same view, filter, seed and size but other runs than this draw gives (drawn by an "
         "earlier version, or from another file); it keeps its runs"
     )
+
+
+def _strata_by(strata: Any) -> str:
+    """The field a spot-check is stratified by, "" for none."""
+    return "" if strata is None else strata.by
 
 
 def run_sample(args: argparse.Namespace) -> int:

@@ -176,3 +176,16 @@ def test_the_report_draws_the_strata_with_their_intervals(
     assert "Chart: ![Strata of lucky\\-10](report-strata-0.svg)" in out.read_text(encoding="utf-8")
     chart = (path.parent / "report-strata-0.svg").read_text(encoding="utf-8")
     assert "Combined, anytime" in chart and "small" in chart and "big" in chart
+
+
+def test_the_same_stratified_draw_records_once_and_another_field_needs_another_name(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = model_runs(write_runs, SIZES)
+    argv = ["sample", path, "--view", "lucky", "-n", "20", "--seed", "7", "--name", "s"]
+    assert run_cli(capsys, *argv, "--strata", "meta.model")[0] == 0
+    code, _, err = run_cli(capsys, *argv, "--strata", "meta.model")
+    assert code == 0 and "already recorded" in err
+    code, _, err = run_cli(capsys, *argv, "--strata", "stage")
+    assert code == 2 and "stratified by meta.model; choose another --name" in err
+    assert len(journal_records(path)) == 1
