@@ -189,3 +189,24 @@ def test_the_same_stratified_draw_records_once_and_another_field_needs_another_n
     code, _, err = run_cli(capsys, *argv, "--strata", "stage")
     assert code == 2 and "stratified by meta.model; choose another --name" in err
     assert len(journal_records(path)) == 1
+
+
+def test_a_stratified_spot_checks_tag_rates_are_stratified_too(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = model_runs(write_runs, {"small": 10, "big": 90})
+    argv = ["sample", path, "--view", "lucky", "-n", "20", "--seed", "3", "--strata", "meta.model", "--json"]
+    strata = {s["stratum"]: s["ids"] for s in json.loads(run_cli(capsys, *argv)[1])["strata"]}
+    for name, ids in strata.items():
+        for i, run_id in enumerate(ids):
+            tagged = name == "small" or i == 0
+            journal_label(path, run_id, False, ["answer-wrong"] if tagged else [])
+    (report,) = json.loads(run_cli(capsys, "stats", path, "--json")[1])["spot_checks"]
+    by_name = {s["stratum"]: s for s in report["strata"]}
+    expected = sum(
+        s["population"] / 101 * s["tags"]["answer-wrong"]["count"] / s["settled"] for s in by_name.values()
+    )
+    assert report["tags"]["answer-wrong"]["rate"]["estimate"] == pytest.approx(expected)
+    assert report["tags"]["answer-wrong"]["count"] == sum(
+        s["tags"]["answer-wrong"]["count"] for s in by_name.values()
+    )

@@ -20,6 +20,7 @@ losing label of a conflict, or with no label, counts nowhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -248,19 +249,32 @@ def spot_check_report(
     report = _report(review, spot_check, review.spot_check_progress(spot_check.name), tags)
     if spot_check.strata is None:
         return report
-    strata = tuple(
-        _report(review, _stratum_check(spot_check, stratum), review.intake.progress_of(stratum.ids), tags)
-        for stratum in spot_check.strata.strata
-    )
-    combined = stratified_estimate([StratumCount(s.population, s.settled, s.overturned) for s in strata])
+    checks = [_stratum_check(spot_check, stratum) for stratum in spot_check.strata.strata]
+    strata = tuple(_report(review, check, review.intake.progress_of(check.runs), tags) for check in checks)
     anytime = combined_anytime([StratumLabels(s.population, s.settled, s.overturned) for s in strata])
     return replace(
         report,
-        overturned_rate=None if combined is None else combined.interval,
+        overturned_rate=_combined(strata, lambda s: s.overturned),
+        tags=tuple(
+            TagCount(tag.key, tag.count, _combined(strata, lambda s, key=tag.key: _tag_count(s, key)))
+            for tag in report.tags
+        ),
         overturned_rate_anytime=anytime,
         strata_by=spot_check.strata.by,
         strata=strata,
     )
+
+
+def _tag_count(report: SpotCheckReport, key: str) -> int:
+    return next((tag.count for tag in report.tags if tag.key == key), 0)
+
+
+def _combined(
+    strata: tuple[SpotCheckReport, ...], count: Callable[[SpotCheckReport], int]
+) -> Interval | None:
+    """The stratified estimate (core.strata) of a rate counted by `count` in each stratum."""
+    combined = stratified_estimate([StratumCount(s.population, s.settled, count(s)) for s in strata])
+    return None if combined is None else combined.interval
 
 
 def _stratum_check(spot_check: SpotCheck, stratum: Stratum) -> SpotCheck:
