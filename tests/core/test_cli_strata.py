@@ -210,3 +210,17 @@ def test_a_stratified_spot_checks_tag_rates_are_stratified_too(
     assert report["tags"]["answer-wrong"]["count"] == sum(
         s["tags"]["answer-wrong"]["count"] for s in by_name.values()
     )
+
+
+def test_a_stratum_named_with_control_characters_prints_them_escaped(
+    capsys: pytest.CaptureFixture[str], write_runs: WriteRuns
+) -> None:
+    path = model_runs(write_runs, {"[bold]evil\x1b[2J": 10, "plain": 10})
+    argv = ["sample", path, "--view", "lucky", "-n", "8", "--seed", "3", "--strata", "meta.model", "--json"]
+    strata = {s["stratum"]: s["ids"] for s in json.loads(run_cli(capsys, *argv)[1])["strata"]}
+    assert "[bold]evil\x1b[2J" in strata  # the journal and --json keep the value as it is
+    for name, ids in strata.items():
+        label_stratum(path, ids, overturned=len(ids) if name == "plain" else 0)
+    _, text, _ = run_cli(capsys, "stats", path)
+    assert "\x1b" not in text
+    assert "stratum [bold]evil\\x1b[2J:" in text
