@@ -135,7 +135,7 @@ class SpotCheckReport:
             told = f"{name}: no estimate yet for {noun}, {self.counts()} (no run with a settled label)"
         else:
             told = (
-                f"{name}: the file's label was overturned on an estimated {rate.estimate_percent()} of "
+                f"{name}: the file's label was overturned on {rate.estimated()} of "
                 f"{noun} ({rate.ci_percent()}), {self.counts()}"
             )
             if self.conflicts:
@@ -152,7 +152,7 @@ class SpotCheckReport:
             label = visible(names.get(tag.key, tag.key))
             line = f"{label} ({visible(tag.key)}): {tag.count} of {self.settled}"
             if tag.rate is not None:
-                line += f", an estimated {tag.rate.percent()}"
+                line += f", {tag.rate.estimated()} ({tag.rate.ci_percent()})"
             lines.append(line)
         return lines
 
