@@ -25,9 +25,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, st
 
 
 def test_stats_gives_both_figures_by_name(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path, ids = reviewed_demo(tmp_path)  # 9 lucky in the file; 3 of them overturned by both reviewers
+    path, _ = reviewed_demo(tmp_path)  # 9 lucky in the file; 3 of them overturned by both reviewers
     capsys.readouterr()
-    code, out, _ = run(capsys, "stats", path, "--json")
+    _, out, _ = run(capsys, "stats", path, "--json")
     figures = json.loads(out)
     assert (figures["lucky_in_file"], figures["still_lucky"]) == (9, 6)
     assert "lucky_answers" not in figures  # the one name that meant two things is gone

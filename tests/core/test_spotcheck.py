@@ -90,7 +90,12 @@ def test_the_json_shape(review: Review) -> None:
 def test_nothing_reviewed_has_no_rate(review: Review) -> None:
     report = spot_check_report(review, add(review, "lucky-5", [f"L{i}" for i in range(5)]))
     assert report.overturned_rate is None
-    assert report.to_json()["overturned_rate"] == {"estimate": None, "low": None, "high": None, "exact": False}
+    assert report.to_json()["overturned_rate"] == {
+        "estimate": None,
+        "low": None,
+        "high": None,
+        "exact": False,
+    }
     assert report.sentence() == "lucky-5: none of the 5 sampled lucky answers reviewed yet (40 in all)"
 
 
@@ -103,7 +108,10 @@ def test_a_sample_of_the_whole_population_gives_the_exact_rate(review: Review) -
     assert rate is not None and rate.low == rate.estimate == rate.high == 0.25
     # Said as exact, not as a zero-width interval ("95% CI 25-25%" reads as a fault): issue 39.
     assert rate.exact and report.to_json()["overturned_rate"]["exact"] is True
-    assert "overturned on 25% of lucky answers (exact: every run of the population reviewed)" in report.sentence()
+    assert (
+        "overturned on 25% of lucky answers (exact: every run of the population reviewed)"
+        in report.sentence()
+    )
     assert "CI" not in report.sentence()
     assert all("CI" not in line for line in report.tag_lines())
     assert "0 of 40, 0% (exact: every run of the population reviewed)" in report.tag_lines()[1]

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from ..common.text import visible
 from .filtering import LABEL_STAGE_CODES
 from .lucky import lucky_in_file
-from .spotcheck import SpotCheckReport, sampled_rows, spot_check_report
 
 if TYPE_CHECKING:
     from ..review.state import Review
     from ..review.tags import Tag
+    from .spotcheck import SpotCheckReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,9 @@ def shown_counts(review: Review) -> ShownCounts:
     Costs one pass over the runs this reviewer labelled, not over the file.
     """
     if not review.blind:
-        return ShownCounts(list(review.counts), review.lucky, len(review.conflicts), None, lucky_in_file(review))
+        return ShownCounts(
+            list(review.counts), review.lucky, len(review.conflicts), None, lucky_in_file(review)
+        )
     stage = review.store.stage
     counts = [0 if code in LABEL_STAGE_CODES else n for code, n in enumerate(review.counts)]
     lucky = conflicts = 0
@@ -71,6 +73,8 @@ def blind_spot_checks(review: Review, tags: tuple[Tag, ...]) -> tuple[list[SpotC
     """The spot-checks a blind reviewer may read: the report of each one whose runs in the
     file they have all labelled (every label of it is revealed to them), and for the others a
     line saying how far they are (its figures would tell labels they are not to see yet)."""
+    from .spotcheck import sampled_rows, spot_check_report  # the statistics screen's, not the first frame's
+
     reports: list[SpotCheckReport] = []
     waiting: list[str] = []
     for spot_check in review.spot_checks.values():

@@ -8,6 +8,7 @@ from .html_text import esc, figure, id_list, table
 from .model import ReportData
 from .tables import agreement_rows, lucky_facts
 
+
 def stages_html(data: ReportData) -> str:
     stats = data.stats
     runs = stats["runs"]

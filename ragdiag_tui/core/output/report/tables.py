@@ -38,7 +38,10 @@ def lucky_facts(stats: dict[str, Any]) -> list[tuple[str, str]]:
     labels (the population a spot-check of lucky answers is drawn from), then by the labels
     in force."""
     return [
-        (LUCKY_IN_FILE, f"{stats['lucky_in_file']:,} (by the file's labels: correct, a required document missing)"),
+        (
+            LUCKY_IN_FILE,
+            f"{stats['lucky_in_file']:,} (by the file's labels: correct, a required document missing)",
+        ),
         (STILL_LUCKY, f"{stats['still_lucky']:,} (by the labels in force)"),
     ]
 

@@ -129,7 +129,9 @@ class DocumentPanel:
         context_set = set(context or ())
         # A document both required and supplied is one document: listed once, as required
         # (and present); an ID listed twice is one document too.
-        kinds = {doc: "present" if doc in context_set else "missing" for doc in shown_ids(required, context_set)}
+        kinds = {
+            doc: "present" if doc in context_set else "missing" for doc in shown_ids(required, context_set)
+        }
         for doc in shown_ids(context, set(required or ())):
             kinds.setdefault(doc, "extra")
         self._documents = list(kinds.items())
