@@ -16,7 +16,7 @@ def add_stats(command: AddCommand) -> None:
         "The review journal is applied (labels in force), and stderr says how many\n"
         "labels it applied; --no-journal counts the file's own labels.\n\n"
         "examples:\n  ragdiag-tui stats sample_runs/demo.jsonl\n"
-        "  ragdiag-tui stats sample_runs/demo.jsonl --json | jq .lucky_answers",
+        "  ragdiag-tui stats sample_runs/demo.jsonl --json | jq .still_lucky",
     )
     add_file(stats, dataset=True)
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
