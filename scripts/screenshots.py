@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import shutil
 import sys
 import tempfile
@@ -51,7 +52,8 @@ def _save(app: RagdiagApp, out: Path, name: str) -> Path:
 
 
 async def take_screenshots(out: Path, sample: Path = SAMPLE) -> list[Path]:
-    """Write main.svg, lucky-answer.svg and statistics.svg into `out`; return their paths."""
+    """Write main.svg, lucky-answer.svg, statistics.svg and blind-reviewer.svg into `out`;
+    return their paths."""
     out.mkdir(parents=True, exist_ok=True)
     saved: list[Path] = []
     with tempfile.TemporaryDirectory() as work, contextlib.chdir(work):
@@ -74,7 +76,33 @@ async def take_screenshots(out: Path, sample: Path = SAMPLE) -> list[Path]:
             if not isinstance(app.screen, StatisticsScreen):
                 raise RuntimeError(f"`s` opened {type(app.screen).__name__}, not the statistics")
             saved.append(_save(app, out, "statistics.svg"))
+        saved.append(await _blind_reviewer(out, sample.name))
     return saved
+
+
+BLIND_SPOT_CHECK = "lucky-9"
+
+
+async def _blind_reviewer(out: Path, name: str) -> Path:
+    """blind-reviewer.svg: bob's blind pass over the spot-check alice finished (in the copy)."""
+    from ragdiag_tui.cli import main as cli
+    from ragdiag_tui.core.review.state import open_review
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):  # the ids
+        cli(["sample", name, "--view", "lucky", "-n", "9", "--seed", "20261130", "--reviewer", "alice"])
+    review = open_review(name, reviewer="alice")
+    for at, run_id in enumerate(review.spot_checks[BLIND_SPOT_CHECK].runs):
+        review.set_label(review.store.row_of[run_id], at >= 6)  # six overturned, three held
+    assert review.journal is not None
+    review.journal.close()
+    app = create_app(name, reviewer="bob", blind=True, spot_check=BLIND_SPOT_CHECK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _loaded(pilot)
+        await pilot.press("n", "3")  # bob labels the first run; tags the second, still hidden
+        await pilot.pause()
+        if screen.spot_check != BLIND_SPOT_CHECK:
+            raise RuntimeError(f"the blind reviewer's screen did not open {BLIND_SPOT_CHECK}")
+        return _save(app, out, "blind-reviewer.svg")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

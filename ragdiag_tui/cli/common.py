@@ -77,6 +77,16 @@ def journal_refused(args: argparse.Namespace) -> bool:
     return False
 
 
+def say_spooled(path: str) -> None:
+    """On stderr, when review entries of this run file wait in this machine's spool (the
+    server was unreachable): how many, where, and that teammates' figures lack them."""
+    from ..core.review.postgres.spool import spool_notice
+
+    notice = spool_notice(path)
+    if notice is not None:
+        err(notice)
+
+
 def warn_unmapped(path: str, field_map: Any, command: str, files: list[str]) -> None:
     """Say at once, on stderr, when the file's first runs hold none of the rule's fields
     under the map in use, with the fields they hold and a command line that maps them.

@@ -137,7 +137,8 @@ def _as_stats(figures: dict[str, Any]) -> Any:
     from ..core.analysis.stats import Stats
     from ..core.runs.metrics import MetricMeans
 
-    stats = Stats(runs=figures["runs"], lucky=figures["lucky_answers"], invalid=figures["invalid_lines"])
+    stats = Stats(runs=figures["runs"], lucky=figures["still_lucky"], invalid=figures["invalid_lines"])
+    stats.lucky_in_file = figures["lucky_in_file"]
     stats.stages.update({stage: n for stage, n in figures["stages"].items() if n})
     stats.missed = Counter({item["id"]: item["runs"] for item in figures["most_missed"]})
     if "metrics" in figures:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set, reviewed
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set, reviewed, say_spooled
 from .datasets import run_dataset_stats
 from .options import AddCommand, add_engine, add_file, add_journal, add_tags
 
@@ -16,7 +16,7 @@ def add_stats(command: AddCommand) -> None:
         "The review journal is applied (labels in force), and stderr says how many\n"
         "labels it applied; --no-journal counts the file's own labels.\n\n"
         "examples:\n  ragdiag-tui stats sample_runs/demo.jsonl\n"
-        "  ragdiag-tui stats sample_runs/demo.jsonl --json | jq .lucky_answers",
+        "  ragdiag-tui stats sample_runs/demo.jsonl --json | jq .still_lucky",
     )
     add_file(stats, dataset=True)
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -70,6 +70,7 @@ def run_stats(args: argparse.Namespace) -> int:
         review = reviewed(args)
     except JournalError as exc:  # counting without the labels would silently misreport
         err(str(exc))
+        say_spooled(args.file)
         return EXIT_UNREADABLE
     stats = review_stats(review)
     if args.json:
@@ -81,6 +82,7 @@ def run_stats(args: argparse.Namespace) -> int:
         if reports:
             print("\n" + format_spot_checks(reports, tags))
         print("\n  agreement between reviewers\n" + "\n".join(format_agreement(agreement)))
+    say_spooled(args.file)  # labels made here that the figures above may lack
     return EXIT_INVALID if stats.invalid else EXIT_OK
 
 

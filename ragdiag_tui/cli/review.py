@@ -9,7 +9,7 @@ import argparse
 import os
 from typing import Any
 
-from .common import EXIT_OK, EXIT_UNREADABLE, docs_source, err, journal_refused, load_tag_set
+from .common import EXIT_OK, EXIT_UNREADABLE, docs_source, err, journal_refused, load_tag_set, say_spooled
 from .options import AddCommand, add_docs, add_file, add_journal, add_tags
 
 
@@ -129,6 +129,7 @@ def _review(args: argparse.Namespace) -> int:
         baseline=args.baseline,
     )
     app.run()
+    say_spooled(args.file)  # on quitting: labels only in the offline spool are not the team's yet
     return app.return_code or EXIT_OK
 
 

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 _EPILOG = (
     "The population is the view's runs (narrowed by --filter); the stage views and\n"
-    "lucky count by the FILE's labels, so a population does not shrink as reviewers\n"
-    "overturn labels. Each run's key is\n"
+    'lucky count by the FILE\'s labels ("lucky answers in the file"), so a population\n'
+    "does not shrink as reviewers overturn labels. Each run's key is\n"
     '    sha256(UTF-8 of str(SEED) + "\\x1f" + run id), as lowercase hex\n'
     "(an invalid line is keyed by its name, 'line N'), and the sample is the N runs with\n"
     "the smallest keys, in key order (N capped at the population): the same runs, view,\n"

@@ -221,7 +221,8 @@ def test_stats_json_counts_stages_lucky_invalid_and_top_ten_missed(
     assert json.loads(out) == {
         "runs": 82,
         "stages": {"retrieval": 78, "generation": 1, "pass": 1, "unresolved": 1, "answer-label": 1},
-        "lucky_answers": 12,
+        "lucky_in_file": 12,  # no journal: both lucky-answer figures are the file's
+        "still_lucky": 12,
         "unresolved": 1,
         "label_errors": 1,
         "invalid_lines": 2,
@@ -251,7 +252,8 @@ def test_stats_table_shows_counts_lucky_invalid_and_most_missed(
     assert rows["retrieval"][0] == "78"
     assert rows["generation"][0] == "1"
     assert rows["total"] == ["82"]
-    assert "lucky answers (labelled correct, evidence missing): 12" in " ".join(out.split())
+    assert "lucky answers in the file (its labels): 12" in " ".join(out.split())
+    assert "still lucky after review (labels in force): 12" in " ".join(out.split())
     assert "invalid lines: 2" in " ".join(out.split())
     assert rows["doc-00"] == ["12"]
     assert rows["doc-09"] == ["3"]

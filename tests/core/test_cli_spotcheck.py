@@ -352,7 +352,7 @@ def test_stats_json_reports_each_spot_check(
     }
     assert report["overturned_rate"]["estimate"] == pytest.approx(2 / 3)
     assert report["tags"]["answer-wrong"]["count"] == 1
-    assert set(report["tags"]["answer-wrong"]["rate"]) == {"estimate", "low", "high"}
+    assert set(report["tags"]["answer-wrong"]["rate"]) == {"estimate", "low", "high", "exact"}
     code, text, _ = run_cli(capsys, "stats", path)
     assert "lucky-4: the file's label was overturned on an estimated 67% of lucky answers (95% CI" in text
     assert (

@@ -426,7 +426,7 @@ def test_stats_of_a_mapped_csv(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert stats["stages"]["retrieval"] == 0 and stats["label_errors"] == 2  # `correct` is unmapped
     code, out, _ = run_cli(capsys, "stats", path, "--json", *maps, "--map", "correct=ok")
     stats = json.loads(out)
-    assert (stats["lucky_answers"], stats["stages"]["generation"]) == (1, 1)
+    assert (stats["lucky_in_file"], stats["stages"]["generation"]) == (1, 1)
 
 
 def test_a_csv_without_the_required_column_exits_2(

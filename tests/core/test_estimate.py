@@ -60,13 +60,24 @@ def test_hand_worked_wilson_cases() -> None:
 
 def test_the_whole_population_gives_the_exact_rate_with_zero_width() -> None:
     assert effective_size(40, 40) == math.inf
-    assert wilson(6, 40, 40) == Interval(0.15, 0.15, 0.15)
+    assert wilson(6, 40, 40) == Interval(0.15, 0.15, 0.15, exact=True)
+
+
+def test_an_exact_rate_says_so_instead_of_a_zero_width_interval() -> None:
+    """Issue 39: "95% CI 67-67%" read as a fault; the whole population reviewed is exact."""
+    exact = wilson(2, 3, 3)
+    assert exact is not None and exact.exact
+    assert exact.percent() == "67% (exact: every run of the population reviewed)"
+    assert exact.estimated() == "67%"
+    assert exact.to_json()["exact"] is True
+    sampled = wilson(2, 3, 30)
+    assert sampled is not None and not sampled.exact and sampled.estimated().startswith("an estimated ")
 
 
 def test_nothing_reviewed_has_no_estimate_rather_than_zero() -> None:
     assert wilson(0, 0) is None
     assert wilson(0, 0, 373) is None
-    assert interval_json(None) == {"estimate": None, "low": None, "high": None}
+    assert interval_json(None) == {"estimate": None, "low": None, "high": None, "exact": False}
 
 
 def test_impossible_counts_are_refused() -> None:

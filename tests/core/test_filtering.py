@@ -84,7 +84,8 @@ def test_stage_views_follow_relabelling(store: RunStore, review: Review) -> None
     assert filter_rows(store, review, "generation") == [GEN, PASS2]
     assert filter_rows(store, review, "pass") == [PASS1, NOLABEL]
     assert filter_rows(store, review, "answer-label") == []
-    assert filter_rows(store, review, "lucky") == [GAP2]
+    # LUCKY, overturned, stays in the view (marked so in the app): issue 39.
+    assert filter_rows(store, review, "lucky") == [LUCKY, GAP2]
 
 
 def test_lucky_view_counts_reviewer_labels(store: RunStore, review: Review) -> None:

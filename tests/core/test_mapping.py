@@ -416,14 +416,18 @@ def test_diagnose_with_maps(capsys: pytest.CaptureFixture[str], nested: Path) ->
             "detail": "field 'retrieval.hits[].doc' (mapped to context): item 0 is number, expected a string",
         },
     ]
-    assert "1 lucky answer;" in err  # one, not "1 lucky answers"
+    assert "1 lucky answer in the file;" in err  # one, not "1 lucky answers"
 
 
 def test_stats_with_a_preset(capsys: pytest.CaptureFixture[str], samples: Path) -> None:
     code, out, _ = run_cli(capsys, "stats", samples / RAGAS_SAMPLE.name, "--preset", "ragas", "--json")
     stats = json.loads(out)
     assert code == 1  # the sample has one run whose retrieved ids hold a null
-    assert stats["runs"] == 9 and stats["invalid_lines"] == 1 and stats["lucky_answers"] == 1
+    assert (
+        stats["runs"] == 9
+        and stats["invalid_lines"] == 1
+        and stats["lucky_in_file"] == stats["still_lucky"] == 1
+    )
     assert stats["stages"] == {"retrieval": 3, "generation": 2, "pass": 2, "unresolved": 1, "answer-label": 1}
 
 

@@ -193,5 +193,5 @@ def test_the_diagnose_summary_says_one_run_and_one_invalid_line(
     path.write_text('{"id": "a", "required": ["d"], "context": ["d"], "correct": true}\n{broken\n', "utf-8")
     assert main(["diagnose", str(path)]) == 1
     said = capsys.readouterr().err
-    assert "1 run: " in said and "0 lucky answers; 1 invalid line" in said, said
+    assert "1 run: " in said and "0 lucky answers in the file; 1 invalid line" in said, said
     assert "1 runs" not in said and "1 invalid lines" not in said

@@ -81,7 +81,7 @@ def test_the_json_shape(review: Review) -> None:
         "overturned_rate_anytime", "margin", "may_stop",
     ]  # fmt: skip
     assert data["overturned_rate"]["estimate"] == 1.0
-    assert set(data["overturned_rate"]) == {"estimate", "low", "high"}
+    assert set(data["overturned_rate"]) == {"estimate", "low", "high", "exact"}
     supported = data["tags"]["supported-elsewhere"]
     assert supported["count"] == 0
     assert (supported["rate"]["estimate"], supported["rate"]["low"]) == (0.0, 0.0)
@@ -91,7 +91,12 @@ def test_the_json_shape(review: Review) -> None:
 def test_nothing_reviewed_has_no_rate(review: Review) -> None:
     report = spot_check_report(review, add(review, "lucky-5", [f"L{i}" for i in range(5)]))
     assert report.overturned_rate is None
-    assert report.to_json()["overturned_rate"] == {"estimate": None, "low": None, "high": None}
+    assert report.to_json()["overturned_rate"] == {
+        "estimate": None,
+        "low": None,
+        "high": None,
+        "exact": False,
+    }
     assert report.sentence() == "lucky-5: none of the 5 sampled lucky answers reviewed yet (40 in all)"
 
 
@@ -99,8 +104,18 @@ def test_a_sample_of_the_whole_population_gives_the_exact_rate(review: Review) -
     spot_check = add(review, "all", [f"L{i}" for i in range(POPULATION)])
     for i in range(POPULATION):
         review.set_label(review.store.row_of[f"L{i}"], i % 4 != 0)
-    rate = spot_check_report(review, spot_check).overturned_rate
+    report = spot_check_report(review, spot_check)
+    rate = report.overturned_rate
     assert rate is not None and rate.low == rate.estimate == rate.high == 0.25
+    # Said as exact, not as a zero-width interval ("95% CI 25-25%" reads as a fault): issue 39.
+    assert rate.exact and report.to_json()["overturned_rate"]["exact"] is True
+    assert (
+        "overturned on 25% of lucky answers (exact: every run of the population reviewed)"
+        in report.sentence()
+    )
+    assert "CI" not in report.sentence()
+    assert all("CI" not in line for line in report.tag_lines())
+    assert "0 of 40, 0% (exact: every run of the population reviewed)" in report.tag_lines()[1]
 
 
 def test_the_sentence_a_lead_can_paste(review: Review) -> None:

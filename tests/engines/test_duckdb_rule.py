@@ -193,10 +193,10 @@ def test_a_repeated_id_counts_once_per_occurrence_and_runs_without_id_are_named_
         ("same", "a.jsonl", 1), ("same", "a.jsonl", 2), ("a.jsonl:3", "a.jsonl", 3), ("same", "b/c.jsonl", 2)
     ]  # fmt: skip
     stats = engine.stats(ds, None)
-    assert (stats["runs"], stats["lucky_answers"], stats["most_missed"]) == (4, 3, [{"id": "d1", "runs": 3}])
+    assert (stats["runs"], stats["lucky_in_file"], stats["most_missed"]) == (4, 3, [{"id": "d1", "runs": 3}])
     parquet = tmp_path / "pq"
     write_parquet(parquet / "a.parquet", [run, run])
-    assert engine.stats(dataset(parquet), None)["lucky_answers"] == 2
+    assert engine.stats(dataset(parquet), None)["lucky_in_file"] == 2
 
 
 def test_a_line_that_is_not_json_or_not_an_object_is_invalid_with_its_file_and_line(tmp_path: Path) -> None:

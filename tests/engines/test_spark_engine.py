@@ -116,7 +116,7 @@ def test_diagnoses_of_json_lines_files_equal_the_local_ones_line_for_line(
     assert {row["file"] for row in rows} == {"bad_lines.jsonl", "demo.jsonl", "sub/hostile.jsonl"}
     invalid = sum("detail" in row for row in rows)
     assert (summary.invalid, summary.runs) == (invalid, len(rows) - invalid)
-    lucky = sum(local_stats(path, capsys)["lucky_answers"] for path in dataset.files)
+    lucky = sum(local_stats(path, capsys)["lucky_in_file"] for path in dataset.files)
     assert summary.lucky == lucky  # bad_lines.jsonl's repeated id is a passing run, not lucky
 
 

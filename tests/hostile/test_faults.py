@@ -204,13 +204,13 @@ def test_journal_with_a_torn_last_line_loads_with_a_warning_and_loses_only_that_
 
 async def test_app_warns_about_a_torn_journal_and_restores_the_rest(tmp_path: Path) -> None:
     path, journal = _torn_journal(tmp_path)
-    app = create_app(path)
+    app = create_app(path, reviewer="tester")  # who wrote the entries: welcomed back with their count
     notes = record_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         screen = await settled(pilot)
         assert screen.review is not None and screen.review.restored == 3
         assert (f"{journal}, line 4: skipped (torn by an interrupted write)", "warning") in notes
-        assert any("Restored 3 reviewed runs" in message for message, _ in notes)
+        assert any("Restored your 3 reviewed runs" in message for message, _ in notes)
 
 
 # -- killed in the middle of an export ------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -365,3 +366,32 @@ async def test_quitting_while_the_server_hangs_gives_the_terminal_back_at_once_a
     assert took < 1.0, f"the exit took {took:.2f} s"
     PgJournal(url, runs_path).read()  # the next to open the file sends the spool
     assert stored(url, runs_path) == [("pass-1", "alice", True)]
+
+
+def test_quitting_with_labels_only_in_the_spool_says_so_and_stats_too(
+    own_server: PgServer,
+    runs_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 39: labels made offline wait in this machine's spool; quitting (and `stats`) says how
+    many and where, since teammates' figures lack them until the app sends them."""
+    url = own_server.new_database()
+    own_server.stop()
+
+    def label_one_and_quit(app: RagdiagApp) -> None:
+        async def session() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                await loaded(pilot)
+                await pilot.press("y")
+                await wait_until(pilot, lambda: os.path.exists(spool_path(runs_path)), "the label spooled")
+
+        asyncio.run(session())
+
+    monkeypatch.setattr(RagdiagApp, "run", label_one_and_quit)
+    assert main(["review", str(runs_path), "--journal", url, "--reviewer", "alice"]) == 0
+    said = capsys.readouterr().err
+    assert f"1 review entry waits in the spool on this machine, {spool_path(runs_path)}" in said, said
+    assert "teammates' stats and export lack them" in said
+    main(["stats", str(runs_path), "--journal", url])
+    assert "1 review entry waits in the spool on this machine" in capsys.readouterr().err

@@ -66,20 +66,34 @@ async def test_moving_the_highlight_shows_each_documents_text(tmp_path: Path) ->
         # The missing required one comes first, as the list shows it.
         await wait_until(pilot, lambda: "forfeited" in detail_text(app), "the first document's text")
         text = detail_text(app)
-        assert "Document 1 of 4" in text and "doc-cap" in text
+        assert "Document 1 of 3" in text and "doc-cap" in text
         await pilot.press("full_stop")
         await wait_until(pilot, lambda: "Up to five" in detail_text(app), "the second document's text")
         assert "forfeited" not in detail_text(app)
-        # The supplied list: the extra one first, then the matching one.
+        # The supplied list adds only what is not required: doc-carry, both required and
+        # supplied, was shown once already (issue 39: not "Document 4 of 4" for it again).
         await pilot.press("full_stop")
         await wait_until(pilot, lambda: "office closes" in detail_text(app), "the extra document's text")
         assert "supplied · extra (not required)" in detail_text(app)
-        await pilot.press("full_stop")
-        await wait_until(pilot, lambda: "supplied · required" in detail_text(app), "the matching document")
+        assert "Document 3 of 3" in detail_text(app)
         await pilot.press("full_stop")  # wraps round to the first
-        await wait_until(pilot, lambda: "Document 1 of 4" in detail_text(app), "the first again")
+        await wait_until(pilot, lambda: "Document 1 of 3" in detail_text(app), "the first again")
         await pilot.press("comma")  # and back to the last
-        await wait_until(pilot, lambda: "Document 4 of 4" in detail_text(app), "the last again")
+        await wait_until(pilot, lambda: "Document 3 of 3" in detail_text(app), "the last again")
+
+
+async def test_a_document_both_required_and_supplied_is_shown_once(tmp_path: Path) -> None:
+    run = lucky_run(required=["doc-carry"], context=["doc-carry"], correct=True)
+    runs = write_runs(tmp_path / "runs.jsonl", run)
+    app = create_app(runs, reviewer="tester", docs=DocsSource(str(write_docs(tmp_path / "docs.jsonl", DOCS))))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("full_stop")
+        await wait_until(pilot, lambda: "Up to five" in detail_text(app), "the document's text")
+        assert "Document 1 of 1" in detail_text(app)
+        await pilot.press("full_stop")  # the same one again: there is no second
+        await pilot.pause()
+        assert "Document 1 of 1" in detail_text(app) and "Document 2 of" not in detail_text(app)
 
 
 async def test_the_highlighted_id_is_marked_in_its_column(tmp_path: Path) -> None:

@@ -140,7 +140,8 @@ async def test_statistics_screen_and_choosing_a_missed_document_filters(app: Rag
         await pilot.press("s")
         stats = await wait_for_screen(pilot, StatisticsScreen)
         text = screen_text(pilot.app)
-        assert "Runs per stage" in text and "Lucky answers  2" in text
+        assert "Runs per stage" in text and "Lucky answers in the file  2" in text
+        assert "Still lucky after review   2" in text
         assert stats.documents[0] == ("D2", 3)  # lucky-3, retr-4, a[b]c miss D2
         options = stats.query_one(OptionList)
         assert options.option_count == len(stats.documents)

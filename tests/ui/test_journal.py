@@ -37,7 +37,7 @@ async def test_reopening_replays_the_journal_and_says_how_many_were_restored(run
     app = create_app(runs_path, reviewer="alice")
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
-        assert "Restored 2 reviewed runs from the journal." in notifications(app)
+        assert "Restored your 2 reviewed runs from the journal." in notifications(app)
         assert screen.review.label(PASS) is False
         assert screen.store.stage[PASS] == S_GENERATION
         assert screen.review.note(GEN) == "looks odd"

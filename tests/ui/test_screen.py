@@ -14,6 +14,7 @@ from .helpers import (
     screen_text,
     table,
     table_lines,
+    wait_until,
 )
 
 
@@ -53,7 +54,15 @@ async def test_lucky_answers_are_marked_with_a_star_in_table_summary_and_detail(
         assert "★ LUCKY ANSWER" in detail_text(pilot.app)
         await pilot.press("n")  # labelled incorrect: no longer lucky, the star goes
         assert "★" not in table_lines(pilot)[1 + LUCKY]
-        assert "★ lucky 1" in screen_text(pilot.app)
+        # Two figures, two names (issue 39): still lucky after review, of those in the file;
+        # the overturned one is marked so in the table and the detail, and stays in L.
+        assert "★ still lucky 1 of 2" in screen_text(pilot.app)
+        assert "☆" in table_lines(pilot)[1 + LUCKY]
+        assert "LUCKY IN THE FILE · OVERTURNED" in detail_text(pilot.app)
+        await pilot.press("L")
+        await wait_until(pilot, lambda: screen.view == "lucky", "the lucky view")
+        assert screen.rows == lucky
+        assert "☆" in table_lines(pilot)[1] and "★" in table_lines(pilot)[2]
 
 
 async def test_long_question_is_truncated_with_an_ellipsis(app: RagdiagApp) -> None:

@@ -38,7 +38,10 @@ def test_the_script_writes_the_three_readme_screenshots_from_a_copy_of_the_demo(
     assert "run-0001" in main and "reviewed 0/80" in main
     assert "Lucky answers" in lucky and "run-0005" in lucky and "hr-policy-043" in lucky  # its missing doc
     assert "Statistics" in statistics and "kb/eng/oncall-handbook#4" in statistics  # the most-missed doc
-    for text in (main, lucky, statistics):
+    blind = shown_text(tmp_path / "blind-reviewer.svg")  # bob's blind pass over alice's spot-check
+    assert "lucky-9: mine 1/9 · team 9/9" in blind and "bob" in blind and "hidden" in blind
+    assert "Your tags  3 Answered from model knowledge" in blind
+    for text in (main, lucky, statistics, blind):
         assert tempfile.gettempdir() not in text  # the copy is opened by its bare name
     assert sorted(os.listdir(ROOT / "sample_runs")) == samples  # no journal next to the samples
     assert os.getcwd() == cwd

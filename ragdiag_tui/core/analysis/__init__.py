@@ -13,7 +13,7 @@ __getattr__, __all__ = public_api(
     {
         "agreement": ["Agreement", "agreement", "figure", "format_agreement", "percent", "review_agreement"],
         "baseline": ["Baseline", "Offer", "open_baseline"],
-        "blind": ["shown_counts"],
+        "blind": ["blind_spot_checks", "shown_counts"],
         "compare": ["compare_files", "compare_stores", "format_comparison"],
         "estimate": ["Interval", "auto_size", "effective_size", "interval_json", "wilson", "wilson_at"],
         "explain": ["ABSENT", "MAX_NAMED", "describe_label", "id_list", "invalid_reason", "reason"],
@@ -25,6 +25,15 @@ __getattr__, __all__ = public_api(
             "parse_query",
             "row_matches",
             "view_rows",
+        ],
+        "lucky": [
+            "LUCKY_IN_FILE",
+            "OVERTURNED",
+            "STILL_LUCKY",
+            "is_lucky_in_file",
+            "is_overturned_lucky",
+            "lucky_in_file",
+            "lucky_view_rows",
         ],
         "sampling": [
             "NOUNS",

@@ -54,21 +54,32 @@ class Interval:
     estimate: float
     low: float
     high: float
+    exact: bool = False
+    """Every run of the population was reviewed: the proportion is known, not estimated."""
 
-    def to_json(self) -> dict[str, float]:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high}
+    def to_json(self) -> dict[str, float | bool]:
+        return {"estimate": self.estimate, "low": self.low, "high": self.high, "exact": self.exact}
 
     def percent(self) -> str:
         """`24% (95% CI 14-37%)`: whole percents, for a sentence."""
         return f"{self.estimate_percent()} ({self.ci_percent()})"
+
+    def estimated(self) -> str:
+        """`an estimated 24%`, or `67%` when exact: how a sentence introduces the figure."""
+        return self.estimate_percent() if self.exact else f"an estimated {self.estimate_percent()}"
 
     def estimate_percent(self) -> str:
         """`24%`."""
         return f"{_pct(self.estimate)}%"
 
     def ci_percent(self) -> str:
-        """`95% CI 14-37%`."""
-        return f"95% CI {_pct(self.low)}-{_pct(self.high)}%"
+        """`95% CI 14-37%`, or EXACT when every run of the population was reviewed (a
+        zero-width interval such as `67-67%` reads as a fault)."""
+        return EXACT if self.exact else f"95% CI {_pct(self.low)}-{_pct(self.high)}%"
+
+
+EXACT = "exact: every run of the population reviewed"
+"""What an interval says instead of its bounds when the sample is the whole population."""
 
 
 def _pct(value: float) -> str:
@@ -102,7 +113,7 @@ def wilson_at(p: float, n_eff: float, z: float = Z95) -> Interval:
     """The Wilson score interval of a rate `p` observed with the effective sample size
     `n_eff` (infinite: the exact rate)."""
     if math.isinf(n_eff):
-        return Interval(p, p, p)
+        return Interval(p, p, p, exact=True)
     z2 = z * z
     centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
     half = z / (1 + z2 / n_eff) * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff))
@@ -133,5 +144,5 @@ def auto_size(population: int, margin: float = 0.05) -> int:
 def interval_json(interval: Interval | None) -> dict[str, Any]:
     """An interval for JSON output; every value null when there is no estimate."""
     if interval is None:
-        return {"estimate": None, "low": None, "high": None}
+        return {"estimate": None, "low": None, "high": None, "exact": False}
     return interval.to_json()

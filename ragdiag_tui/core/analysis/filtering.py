@@ -29,8 +29,9 @@ import msgspec
 from ..common.jsonutil import RawNumber, decode_exact, field_text
 from ..review.state import Review
 from ..runs.rule import GENERATION, LABEL_ERROR, PASS, RETRIEVAL
-from ..runs.stages import S_RETRIEVAL, STAGE_CODE
+from ..runs.stages import STAGE_CODE
 from ..runs.store import RunStore
+from .lucky import is_lucky_in_file, lucky_view_rows
 from .progress import unreviewed_by_me
 from .views import VIEW_BY_NAME
 from .views import VIEWS as VIEWS  # the views' names are in views.py, offered here too
@@ -69,8 +70,8 @@ def _view_rows(store: RunStore, review: Review, view: str) -> list[int]:
         return list(range(len(store)))
     if view in STAGE_CODE:
         return rows_with_stage(store.stage, STAGE_CODE[view])
-    if view == "lucky":
-        return [row for row in rows_with_stage(store.stage, S_RETRIEVAL) if review.label(row) is True]
+    if view == "lucky":  # still lucky, and lucky in the file but overturned (see lucky.py)
+        return lucky_view_rows(review)
     if view == "reviewed":
         return review.reviewed_rows()
     if view == "unreviewed":  # by this reviewer (see progress.py)
@@ -122,7 +123,8 @@ def _in_view_test(store: RunStore, review: Review, view: str) -> Callable[[int],
         code, stage = STAGE_CODE[view], store.stage
         return lambda row: stage[row] == code
     if view == "lucky":
-        return review.is_lucky
+        is_lucky = review.is_lucky
+        return lambda row: is_lucky(row) or is_lucky_in_file(store, row)
     if view == "reviewed":
         return review.is_reviewed
     if view == "unreviewed":

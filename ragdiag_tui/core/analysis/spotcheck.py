@@ -177,7 +177,7 @@ class SpotCheckReport:
             if self.stopped_early:
                 how = f"anytime {how}, valid at any stopping point"
             told = (
-                f"{name}: the file's label was overturned on an estimated {rate.estimate_percent()} of "
+                f"{name}: the file's label was overturned on {rate.estimated()} of "
                 f"{noun} ({how}), {self.counts()}"
             )
             if self.conflicts:
@@ -209,7 +209,7 @@ class SpotCheckReport:
             label = visible(names.get(tag.key, tag.key))
             line = f"{label} ({visible(tag.key)}): {tag.count} of {self.settled}"
             if tag.rate is not None:
-                line += f", an estimated {tag.rate.percent()}"
+                line += f", {tag.rate.estimated()} ({tag.rate.ci_percent()})"
             lines.append(line)
         return lines
 

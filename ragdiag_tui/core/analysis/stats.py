@@ -12,6 +12,7 @@ from ..runs.metrics import MetricMeans
 from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED
 from ..runs.stages import RULE_STAGE_NAMES
 from ..runs.store import store_means
+from .lucky import LUCKY_IN_FILE, STILL_LUCKY, lucky_in_file
 
 if TYPE_CHECKING:
     from ..review.state import Review
@@ -28,6 +29,9 @@ class Stats:
     runs: int = 0
     stages: Counter[str] = field(default_factory=Counter)
     lucky: int = 0
+    """Still lucky after review: lucky answers by the labels in force (see lucky.py)."""
+    lucky_in_file: int | None = None
+    """Lucky answers in the file, by its own labels; None: the same as `lucky` (no review)."""
     invalid: int = 0
     missed: Counter[str] = field(default_factory=Counter)
     reviewed: int | None = None  # with a review applied: runs labelled by a reviewer
@@ -46,9 +50,15 @@ class Stats:
         """Add the counts of another part of the same file."""
         self.runs += other.runs
         self.stages.update(other.stages)
+        reviewed = self.lucky_in_file is not None or other.lucky_in_file is not None
+        self.lucky_in_file = self.in_file() + other.in_file() if reviewed else None
         self.lucky += other.lucky
         self.invalid += other.invalid
         self.missed.update(other.missed)
+
+    def in_file(self) -> int:
+        """Lucky answers in the file (by its labels)."""
+        return self.lucky if self.lucky_in_file is None else self.lucky_in_file
 
     def top_missed(self, count: int = TOP_MISSED) -> list[tuple[str, int]]:
         # Ties broken by id, so the list is stable from run to run.
@@ -58,7 +68,8 @@ class Stats:
         return {
             "runs": self.runs,
             "stages": {stage: self.stages.get(stage, 0) for stage in STAGE_ORDER},
-            "lucky_answers": self.lucky,
+            "lucky_in_file": self.in_file(),
+            "still_lucky": self.lucky,
             "unresolved": self.stages.get(UNRESOLVED, 0),
             "label_errors": self.stages.get(LABEL_ERROR, 0),
             "invalid_lines": self.invalid,
@@ -71,7 +82,10 @@ class Stats:
         """One line for stderr."""
         parts = [f"{self.stages.get(stage, 0)} {stage}" for stage in STAGE_ORDER]
         runs = f"{self.runs} {plural(self.runs, 'run', 'runs')}"
-        lucky = f"{self.lucky} {plural(self.lucky, 'lucky answer', 'lucky answers')}"
+        in_file = self.in_file()
+        lucky = f"{in_file} {plural(in_file, 'lucky answer', 'lucky answers')} in the file"
+        if self.lucky_in_file is not None:  # a review applied: what it leaves lucky too
+            lucky += f", {self.lucky} {STILL_LUCKY}"
         invalid = f"{self.invalid} {plural(self.invalid, 'invalid line', 'invalid lines')}"
         return f"{runs}: {', '.join(parts)}; {lucky}; {invalid}"
 
@@ -90,7 +104,7 @@ def review_stats(review: Review) -> Stats:
             stats.stages[name] = review.counts[code]
     stats.runs = sum(stats.stages.values())
     stats.invalid = len(store.errors)
-    stats.lucky = review.lucky
+    stats.lucky, stats.lucky_in_file = review.lucky, lucky_in_file(review)
     stats.missed = store.missed_documents()
     stats.metrics = store_means(store)
     return stats
@@ -119,7 +133,9 @@ def format_table(stats: Stats, name: str) -> str:
         out.append(f"  {stage:<14}{n:>{width}}  {share}")
     out.append(f"  {'total':<14}{stats.runs:>{width}}")
     out.append("")
-    out.append(f"  lucky answers (labelled correct, evidence missing): {stats.lucky}")
+    # Two figures, two names (lucky.py): the file's labels, then the labels in force.
+    out.append(f"  {LUCKY_IN_FILE + ' (its labels):':<52}{stats.in_file()}")
+    out.append(f"  {STILL_LUCKY + ' (labels in force):':<52}{stats.lucky}")
     out.append(f"  unresolved (no required set):                       {stats.stages.get(UNRESOLVED, 0)}")
     out.append(f"  label errors (no boolean label):                    {stats.stages.get(LABEL_ERROR, 0)}")
     out.append(f"  invalid lines:                                      {stats.invalid}")

@@ -70,6 +70,9 @@ class TeamLabels:
         # No reviewer state yet: the label in force is the file's. One pass in C over the
         # file labels of the rows missing a document (a million runs: 10 ms, not 80).
         self.lucky = bytes(map(store.file_label.__getitem__, store.missing)).count(L_TRUE)
+        self.lucky_in_file = self.lucky
+        """Lucky answers by the file's labels, which no review changes (`lucky` follows the
+        labels in force; see core/analysis/lucky.py)."""
         self.reviewed = 0
         self._reviewed: set[int] = set()
         self._written: dict[tuple[int, str, str], datetime] = {}

@@ -13,13 +13,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..typeahead import focus_now
-from ..widgets.stages import CONFLICT_MARK, LUCKY_MARK
+from ..widgets.stages import CONFLICT_MARK, LUCKY_MARK, OVERTURNED_MARK
 
 KEY_WIDTH = 11
 
 # (mark, its style class, what it means) for the marks of the run table.
 MARKS = (
-    (LUCKY_MARK, "lucky", "lucky answer: labelled correct, evidence missing"),
+    (LUCKY_MARK, "lucky", "still lucky after review: labelled correct, evidence missing"),
+    (OVERTURNED_MARK, "key", "lucky in the file, its label overturned by review (L lists both)"),
     ("✓", "reviewed", "reviewed: a reviewer set a label (a note or tags alone are not a review)"),
     ("!", "unsaved", "changed, but not saved to the journal"),
     (CONFLICT_MARK, "unsaved", "in conflict: reviewers disagree (C lists them, J adjudicates)"),

@@ -21,7 +21,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.analysis.agreement import review_agreement
-from ...core.analysis.blind import shown_counts
+from ...core.analysis.blind import blind_spot_checks, shown_counts
+from ...core.analysis.lucky import LUCKY_IN_FILE, STILL_LUCKY
 from ...core.analysis.spotcheck import spot_check_reports
 from ...core.analysis.stats import Stats
 from ...core.analysis.views import VIEW_BY_NAME
@@ -97,23 +98,15 @@ class StatisticsScreen(Screen[str | None]):
                     classes="stats-blind",
                     markup=False,
                 )
-            lucky = f"{self.shown.lucky:,}"
-            indent = " " * len(f"{LUCKY_MARK} Lucky answers  {lucky}  ")
-            yield Static(
-                Content.assemble(
-                    (f"{LUCKY_MARK} ", ".stats-screen--lucky"),
-                    ("Lucky answers  ", "bold"),
-                    (lucky, ".stats-screen--lucky"),
-                    "  labelled correct, but required evidence is missing\n",
-                    (f"{indent}{LUCKY_VIEW_KEY} on the runs screen lists them", ".stats-screen--muted"),
-                ),
-                id="stats-lucky",
-            )
+            yield Static(lucky_content(self.shown.lucky, self.shown.lucky_in_file), id="stats-lucky")
             yield Static("Spot-checks", classes="stats-heading", markup=False)
             tags = getattr(self.app, "reason_tags", DEFAULT_TAGS)
-            # Blind mode: a spot-check's conclusion would tell the labels not to be seen yet.
-            reports = [] if review.blind else spot_check_reports(review, tags)
-            yield SpotCheckPanel(reports, tags, store_means(store), id="stats-spot-checks")
+            # Blind mode: a spot-check's conclusion would tell the labels not to be seen yet,
+            # until this reviewer has labelled every run of it.
+            reports, waiting = (
+                blind_spot_checks(review, tags) if review.blind else (spot_check_reports(review, tags), [])
+            )
+            yield SpotCheckPanel(reports, tags, store_means(store), waiting=waiting, id="stats-spot-checks")
             yield Static(self._documents_heading(), classes="stats-heading", markup=False)
             with Vertical(id="missed-box"):  # the rest of the screen; the list only what it needs
                 if self.documents:
@@ -188,3 +181,34 @@ class StatisticsScreen(Screen[str | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def lucky_content(still: int, in_file: int | None) -> Content:
+    """The two lucky-answer figures, each by its name (core/analysis/lucky.py): in the file
+    (not told in blind mode, `in_file` None), then still lucky after review."""
+    rows = (
+        []
+        if in_file is None
+        else [(LUCKY_IN_FILE, in_file, "by the file's labels: correct, evidence missing")]
+    )
+    rows.append((STILL_LUCKY, still, "by the labels in force"))
+    name_width = max(len(name) for name, _, _ in rows)
+    number_width = max(len(f"{n:,}") for _, n, _ in rows)
+    lines = [
+        Content.assemble(
+            (f"{LUCKY_MARK} ", ".stats-screen--lucky"),
+            (f"{name[0].upper()}{name[1:]:<{name_width - 1}}  ", "bold"),
+            (f"{n:>{number_width},}", ".stats-screen--lucky"),
+            f"  {note}",
+        )
+        for name, n, note in rows
+    ]
+    lines.append(
+        Content.assemble(
+            (
+                "  " + f"{LUCKY_VIEW_KEY} on the runs screen lists them (those overturned marked so)",
+                ".stats-screen--muted",
+            )
+        )
+    )
+    return Content("\n").join(lines)

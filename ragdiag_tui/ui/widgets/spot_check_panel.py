@@ -50,10 +50,13 @@ class SpotCheckPanel(Static):
         tags: Sequence[Tag],
         means: MetricMeans | None,
         *,
+        waiting: Sequence[str] = (),
         id: str | None = None,
     ) -> None:
         super().__init__(id=id, markup=False)
         self.reports = list(reports)
+        self.waiting = list(waiting)
+        """Blind mode: a line per spot-check whose figures wait until the reviewer labelled it all."""
         self.tags = list(tags)
         self.means = means
 
@@ -62,7 +65,8 @@ class SpotCheckPanel(Static):
 
     def text(self) -> Content:
         lines: list[Content] = []
-        if not self.reports:
+        lines.extend(Content.assemble((line + ".", ".spot-check-panel--muted")) for line in self.waiting)
+        if not self.reports and not self.waiting:
             lines.append(
                 Content.assemble(
                     ("No spot-checks yet: D on the runs screen draws one.", ".spot-check-panel--muted")
@@ -82,7 +86,9 @@ class SpotCheckPanel(Static):
                 filled, empty = bar(share)
                 # The rate in a fixed column and the name last: at any width only a long
                 # name can wrap, never a number away from its interval.
-                rate = f"{tag.rate.estimate_percent()} ({tag.rate.ci_percent()})" if tag.rate else ""
+                # Exact (the whole population reviewed): the sentence above says so in full.
+                ci = ("exact" if tag.rate.exact else tag.rate.ci_percent()) if tag.rate else ""
+                rate = f"{tag.rate.estimate_percent()} ({ci})" if tag.rate else ""
                 lines.append(
                     Content.assemble(
                         "  ",

@@ -9,10 +9,12 @@ from textual import events
 from textual.content import Content
 from textual.widgets import Static
 
+from ...core.common.text import visible
 from ...core.runs.stages import S_INVALID
 from .stages import CONFLICT_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES, stage_style
 
 GAP = "  "
+MAX_REVIEWER = 24  # cells of the reviewer's name shown at most
 
 
 SHORT_TITLES = ("retr", "gen", "pass", "unres", "label", "inv")  # by stage code, for narrow terminals
@@ -34,6 +36,7 @@ class StageSummary(Static):
         "stage-summary--lead",
         "stage-summary--conflict",
         "stage-summary--status",
+        "stage-summary--reviewer",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -56,28 +59,32 @@ class StageSummary(Static):
         *,
         conflicts: int = 0,
         hidden: int | None = None,
+        lucky_in_file: int | None = None,
+        reviewer: str | None = None,
     ) -> None:
         """Counts per stage code; lucky and reviewed are None until the review is ready.
 
         `lead`: items shown first (a spot-check's progress); `flags`: modes in force
         (auto-advance), shown last; `stale` journal entries held aside (shown only when
         there are some); `conflicts` runs whose reviewers disagree (shown when there are
-        some); `hidden`, in blind mode, the runs whose stage is not told until labelled."""
+        some); `hidden`, in blind mode, the runs whose stage is not told until labelled;
+        `lucky`: still lucky after review, `lucky_in_file` by the file's labels (not told in
+        blind mode); `reviewer`, who labels (shown last, with blind mode)."""
         runs = sum(counts) - counts[S_INVALID] + (hidden or 0)
-        tail = _tail(stale, conflicts, hidden) + [_muted(f"({flag})") for flag in flags]
-        if loading:
-            tail.append(_muted("(loading…)"))
+        tail, tail_short = _tail(stale, conflicts, hidden, reviewer)
+        ends = [_muted(f"({flag})") for flag in flags] + ([_muted("(loading…)")] if loading else [])
+        tail, tail_short = tail + ends, tail_short + ends
         full, short = _stage_items(counts)
-        review_full, review_short = _review_items(lucky, reviewed, runs)
+        review_full, review_short = _review_items(lucky, lucky_in_file, reviewed, runs)
         lead = list(lead)
         spaced, tight = Content(" · ").join(short), Content("·").join(short)
         self._forms = [
             (GAP, lead + full + review_full + tail),
             (GAP, lead + short + review_full + tail),
-            (" ", [*lead, spaced, *review_short, *tail]),
-            (" ", [*lead, tight, *review_short, *tail]),  # the narrowest line: wraps after this
+            (" ", [*lead, spaced, *review_short, *tail_short]),
+            (" ", [*lead, tight, *review_short, *tail_short]),  # the narrowest line: wraps after this
         ]
-        self._wrapped = (lead, tight, short, review_short + tail)
+        self._wrapped = (lead, tight, short, review_short + tail_short)
         self._lay_out()
 
     def show_status(self, status: str | None) -> None:
@@ -139,37 +146,50 @@ def _muted(text: str) -> Content:
     return Content.assemble((text, ".stage-summary--muted"))
 
 
-def _tail(stale: int, conflicts: int, hidden: int | None) -> list[Content]:
-    """The stale journal entries, the conflicts and the hidden runs, each when there are some."""
-    tail: list[Content] = []
+def _tail(
+    stale: int, conflicts: int, hidden: int | None, reviewer: str | None
+) -> tuple[list[Content], list[Content]]:
+    """The stale journal entries, the conflicts and the hidden runs, each when there are some,
+    then who reviews (and in blind mode how many runs are hidden): in full and short."""
+    full: list[Content] = []
+    short: list[Content] = []
     if stale:
-        tail.append(
+        stale_count = (f"{stale:,}", ".stage-summary--stale")
+        full.append(
             Content.assemble(
-                SEPARATOR,
-                ("stale ", ".stage-summary--stale"),
-                (f"{stale:,}", ".stage-summary--stale"),
-                (" (S)", ".stage-summary--muted"),
+                SEPARATOR, ("stale ", ".stage-summary--stale"), stale_count, (" (S)", ".stage-summary--muted")
             )
         )
+        short.append(Content.assemble(SEPARATOR, ("stale ", ".stage-summary--stale"), stale_count))
     if conflicts:
-        tail.append(
-            Content.assemble(
-                SEPARATOR,
-                (f"{CONFLICT_MARK} ", ".stage-summary--conflict"),
-                "conflicts ",
-                (f"{conflicts:,}", ".stage-summary--conflict"),
-            )
+        mark = (f"{CONFLICT_MARK} ", ".stage-summary--conflict")
+        number = (f"{conflicts:,}", ".stage-summary--conflict")
+        full.append(Content.assemble(SEPARATOR, mark, "conflicts ", number))
+        short.append(Content.assemble(SEPARATOR, mark, number))
+    who = (
+        (
+            visible(reviewer if len(reviewer) <= MAX_REVIEWER else reviewer[: MAX_REVIEWER - 1] + "…"),
+            ".stage-summary--reviewer",
         )
-    if hidden is not None:
-        tail.append(
-            Content.assemble(
-                SEPARATOR,
-                "blind ",
-                (f"{hidden:,}", ".stage-summary--count"),
-                (" hidden", ".stage-summary--muted"),
-            )
+        if reviewer
+        else None
+    )
+    hidden_count = (f"{hidden:,}", ".stage-summary--count") if hidden is not None else None
+    if who is not None and hidden_count is not None:
+        full.append(
+            Content.assemble(SEPARATOR, who, ", blind: ", hidden_count, (" hidden", ".stage-summary--muted"))
         )
-    return tail
+        short.append(
+            Content.assemble(SEPARATOR, who, ": ", hidden_count, (" hidden", ".stage-summary--muted"))
+        )
+    elif hidden_count is not None:
+        item = Content.assemble(SEPARATOR, "blind ", hidden_count, (" hidden", ".stage-summary--muted"))
+        full.append(item)
+        short.append(item)
+    elif who is not None:
+        full.append(Content.assemble(SEPARATOR, who))
+        short.append(Content.assemble(SEPARATOR, who))
+    return full, short
 
 
 def _stage_items(counts: Sequence[int]) -> tuple[list[Content], list[Content]]:
@@ -188,19 +208,24 @@ def _stage_items(counts: Sequence[int]) -> tuple[list[Content], list[Content]]:
     return full, short
 
 
-def _review_items(lucky: int | None, reviewed: int | None, runs: int) -> tuple[list[Content], list[Content]]:
-    """The lucky answers and the review's progress, in full and short."""
+def _review_items(
+    lucky: int | None, in_file: int | None, reviewed: int | None, runs: int
+) -> tuple[list[Content], list[Content]]:
+    """The lucky answers and the review's progress, in full and short. Once a review changed
+    what is lucky, `still lucky 3 of 9`: still lucky after review, of the lucky answers in
+    the file (core/analysis/lucky.py); `in_file` is None in blind mode (not told)."""
+    lucky_style = ".stage-summary--lucky"
+    if in_file is None or lucky is None or lucky == in_file:
+        words, number, compact = "lucky ", _number(lucky), _short(lucky)
+    else:
+        words, number = "still lucky ", f"{lucky:,} of {in_file:,}"
+        compact = f"{_compact(lucky)}/{_compact(in_file)}"
     full = [
-        Content.assemble(
-            SEPARATOR,
-            (f"{LUCKY_MARK} ", ".stage-summary--lucky"),
-            "lucky ",
-            (_number(lucky), ".stage-summary--lucky"),
-        ),
+        Content.assemble(SEPARATOR, (f"{LUCKY_MARK} ", lucky_style), words, (number, lucky_style)),
         Content.assemble(SEPARATOR, "reviewed ", (f"{_number(reviewed)}/{runs:,}", ".stage-summary--count")),
     ]
     short = [
-        Content.assemble(SEPARATOR, (f"{LUCKY_MARK} {_short(lucky)}", ".stage-summary--lucky")),
+        Content.assemble(SEPARATOR, (f"{LUCKY_MARK} {compact}", lucky_style)),
         Content.assemble(
             SEPARATOR, "reviewed ", (f"{_short(reviewed)}/{_compact(runs)}", ".stage-summary--count")
         ),

@@ -12,6 +12,7 @@ STAGE_TITLES = tuple(stage.title for stage in STAGES)
 # Marks a lucky answer (labelled correct, required evidence missing) everywhere:
 # the table, the summary, the detail pane and the help screen.
 LUCKY_MARK = "★"
+OVERTURNED_MARK = "☆"  # lucky in the file, its label overturned by review (still listed in L)
 HELD_MARK = "◆"  # another reviewer is on this run (a shared store's reservation)
 
 # Marks a run in conflict (its reviewers set different labels, no adjudication yet):

@@ -100,11 +100,12 @@ def _rows_height(rows: int) -> float:
     return 0.9 + 0.32 * max(rows, 1)
 
 
-def stage_chart(stages: dict[str, int], lucky: int) -> str:
-    """Runs per stage, and the lucky answers among the retrieval runs."""
-    names = [*stages, "lucky answers"]
-    counts = [*stages.values(), lucky]
-    colours = [STAGE_COLOURS.get(name, MUTED) for name in stages] + [LUCKY_COLOUR]
+def stage_chart(stages: dict[str, int]) -> str:
+    """Runs per stage: the five stages only (the lucky answers, a part of the retrieval runs,
+    are figures beside it, not a sixth bar that overlaps them)."""
+    names = list(stages)
+    counts = list(stages.values())
+    colours = [STAGE_COLOURS.get(name, MUTED) for name in stages]
     with _figure("stages", _rows_height(len(names))) as (figure, axes):
         bars = axes.barh(names, counts, color=colours)
         axes.bar_label(bars, labels=[f"{n:,}" for n in counts], padding=3)
@@ -134,7 +135,13 @@ def rate_chart(name: str, rates: Sequence[tuple[str, dict[str, Any]]]) -> str:
         axes.set_ylim(len(labels) - 0.5, -0.7)
         axes.set_xlim(0, 108)
         axes.set_xticks(range(0, 101, 20))
-        axes.set_xlabel("% of the population, with its 95% interval", loc="right")
+        exact = any(rate.get("exact") for _, rate in rates)  # the whole population: no interval
+        axes.set_xlabel(
+            "% of the population (exact: every run of the population reviewed)"
+            if exact
+            else "% of the population, with its 95% interval",
+            loc="right",
+        )
         axes.grid(axis="x", color=MUTED, alpha=0.3)
         return _svg(figure)
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from . import charts
 from .html_text import esc, figure, id_list, table
 from .model import ReportData
-from .tables import agreement_rows
-
-LUCKY_NOTE = "labelled correct, but a required document is missing from the context"
+from .tables import agreement_rows, lucky_facts
 
 
 def stages_html(data: ReportData) -> str:
@@ -20,7 +18,7 @@ def stages_html(data: ReportData) -> str:
     ]
     rows.append(["<strong>total</strong>", f"<strong>{runs:,}</strong>", ""])
     facts = [
-        ("lucky answers", f"{stats['lucky_answers']:,} ({LUCKY_NOTE})"),
+        *lucky_facts(stats),
         ("invalid lines", f"{stats['invalid_lines']:,}"),
     ]
     if "reviewed" in stats:
@@ -34,9 +32,7 @@ def stages_html(data: ReportData) -> str:
     items = "".join(f"<dt>{esc(name)}</dt><dd>{esc(value)}</dd>" for name, value in facts)
     return (
         "<h2>Runs per stage and lucky answers</h2>"
-        + figure(
-            charts.stage_chart(stats["stages"], stats["lucky_answers"]), "Runs per stage (labels in force)"
-        )
+        + figure(charts.stage_chart(stats["stages"]), "Runs per stage (labels in force)")
         + table(("stage", "runs", "share"), rows, numeric=(1, 2))
         + f'<dl class="facts">{items}</dl>'
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...common.text import visible
 from .model import ReportData, SpotCheckSection
-from .tables import agreement_rows, tag_rows
+from .tables import agreement_rows, lucky_facts, tag_rows
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 LISTED = 50  # ids listed per list
@@ -76,11 +76,8 @@ def _stages(data: ReportData, chart: str | None) -> list[str]:
         [stage, f"{n:,}", f"{100 * n / runs:.1f}%" if runs else "-"] for stage, n in stats["stages"].items()
     ]
     out = ["## Runs per stage", "", *md_table(("stage", "runs", "share"), rows)]
-    out += [
-        f"**Lucky answers** (labelled correct, a required document missing): {stats['lucky_answers']:,}; "
-        f"invalid lines: {stats['invalid_lines']:,}",
-        "",
-    ]
+    out += [f"- **{name.capitalize()}**: {value}" for name, value in lucky_facts(stats)]
+    out += [f"- Invalid lines: {stats['invalid_lines']:,}", ""]
     if "reviewed" in stats:
         out += [f"Reviewed: {stats['reviewed']:,}; in conflict: {stats['conflicts']:,}", ""]
     return out + _chart("Runs per stage", chart)

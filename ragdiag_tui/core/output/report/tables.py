@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...analysis.estimate import EXACT
+from ...analysis.lucky import LUCKY_IN_FILE, STILL_LUCKY
 from ...analysis.spotcheck import SpotCheckReport
 
 Escape = Callable[[object], str]
@@ -22,10 +24,26 @@ def figure_text(value: float | None) -> str:
 
 
 def rate_text(rate: dict[str, float | None]) -> str:
-    """An interval of the JSON figures as `24% (14-37%)`, or `-` without an estimate."""
+    """An interval of the JSON figures as `24% (14-37%)`, `67% (exact: ...)` when every run of
+    the population was reviewed, or `-` without an estimate."""
     if rate["estimate"] is None:
         return "-"
+    if rate.get("exact"):
+        return f"{100 * rate['estimate']:.0f}% ({EXACT})"
     return f"{100 * rate['estimate']:.0f}% ({100 * rate['low']:.0f}-{100 * rate['high']:.0f}%)"
+
+
+def lucky_facts(stats: dict[str, Any]) -> list[tuple[str, str]]:
+    """The two lucky-answer figures, each by its name (core/analysis/lucky.py): by the file's
+    labels (the population a spot-check of lucky answers is drawn from), then by the labels
+    in force."""
+    return [
+        (
+            LUCKY_IN_FILE,
+            f"{stats['lucky_in_file']:,} (by the file's labels: correct, a required document missing)",
+        ),
+        (STILL_LUCKY, f"{stats['still_lucky']:,} (by the labels in force)"),
+    ]
 
 
 def rates(report: SpotCheckReport, tag_names: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:

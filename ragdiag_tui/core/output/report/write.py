@@ -58,7 +58,7 @@ def _write(path: str, text: str, protect: tuple[str, ...]) -> None:
 
 def markdown_charts(data: ReportData) -> dict[str, str]:
     """The SVG of each chart a Markdown report names, by chart name."""
-    drawn = {"stages": charts.stage_chart(data.stats["stages"], data.stats["lucky_answers"])}
+    drawn = {"stages": charts.stage_chart(data.stats["stages"])}
     for at, section in enumerate(data.spot_checks):
         report = section.report
         if report.settled:

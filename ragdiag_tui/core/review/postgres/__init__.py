@@ -12,6 +12,6 @@ __getattr__, __all__ = public_api(
     {
         "store": ["PgJournal", "fingerprint"],
         "schema": ["SCHEMA_VERSION"],
-        "spool": ["spool_path"],
+        "spool": ["spool_notice", "spool_path"],
     },
 )

@@ -191,3 +191,19 @@ def _id_of(raw: bytes) -> str | None:
         return None
     found = item.get("id") if isinstance(item, dict) else None
     return found if isinstance(found, str) else None
+
+
+def spool_notice(run_path: str | os.PathLike[str]) -> str | None:
+    """What to tell a reviewer when labels of this run file wait in this machine's spool (the
+    server was unreachable): how many and where; until they reach the server, teammates'
+    `stats` and `export` lack them. None when the spool is empty."""
+    path = spool_path(run_path)
+    waiting = Spool(path).count()
+    if not waiting:
+        return None
+    entries = "1 review entry waits" if waiting == 1 else f"{waiting} review entries wait"
+    return (
+        f"{entries} in the spool on this machine, {path}: PostgreSQL could not be reached. "
+        "They are sent when the app next opens this file here and the server answers; "
+        "until then, teammates' stats and export lack them."
+    )

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from textual.message import Message
     from textual.worker import Worker
 
-    from ....core.review.state import Review
+    from ....core.review.state import Review, ReviewOptions
     from ....core.runs.store import RunStore
     from ...widgets.table.run_table import RunTable
 
@@ -27,6 +27,11 @@ class ReviewHost(Protocol):
     @property
     def store(self) -> RunStore:
         """The runs of the file under review."""
+        ...
+
+    @property
+    def options(self) -> ReviewOptions:
+        """How the file was opened for review (blind mode among it), known before it loads."""
         ...
 
     @property

@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
 from ....core.common.collector import release
-from ....core.common.text import plural
+from ....core.common.text import plural, visible
 from ...typeahead import wake
 from .host import WorkerHost
 from .load_gate import GateHost, LoadGate
@@ -37,6 +37,11 @@ UNMAPPED_SECONDS = 60  # how long "no run has the rule's fields" stays up: it sa
 
 class LoadingHost(WorkerHost, GateHost, Protocol):
     """What loading uses of the review screen, beyond `WorkerHost`."""
+
+    @property
+    def spot_check(self) -> str | None:
+        """The spot-check whose runs are shown, or None."""
+        ...
 
     @property
     def log(self) -> Logger:
@@ -185,12 +190,13 @@ class Loading:
             if unmapped is None
             else f"{unmapped.headline()}: map them with --map or --preset (see the notification)."
         )
-        self.index.refilter()
+        spot_check = getattr(screen.app, "spot_check", None)
+        if spot_check is not None:  # its runs are the first shown: no other run is, not even once
+            self.open_spot_check(spot_check)
+        if screen.spot_check is None:
+            self.index.refilter()
         self.showing.counts()
         screen.log.info(f"loaded {len(screen.store)} rows in {event.seconds:.2f} s")
-        spot_check = getattr(screen.app, "spot_check", None)
-        if spot_check is not None:
-            self.open_spot_check(spot_check)
         if unmapped is not None:
             screen.tell(
                 unmapped.paragraph("review"),
@@ -218,8 +224,7 @@ def journal_notices(review: Review, problems: list[str]) -> Iterator[tuple[str, 
     for problem in problems:
         yield problem, journal | {"severity": "error"}
     if review.restored:
-        runs = plural(review.restored, "run", "runs")
-        yield f"Restored {review.restored} reviewed {runs} from the journal.", {"title": "Welcome back"}
+        yield from restored_notice(review)
     if review.orphans:
         count = len(review.orphans)
         ids = ", ".join(repr(entry.run) for entry in review.orphans[:LISTED_ORPHANS])
@@ -245,3 +250,26 @@ def journal_notices(review: Review, problems: list[str]) -> Iterator[tuple[str, 
         )
     for warning in review.warnings:
         yield warning, journal | {"severity": "warning"}
+
+
+def restored_notice(review: Review) -> Iterator[tuple[str, dict[str, Any]]]:
+    """What the journal restored, for this reviewer: "Welcome back" only to one who labelled
+    runs of this file before, with their own count; a reviewer new to the file is told of
+    the others' reviews (in blind mode, that they stay hidden until labelled)."""
+    from ....core.analysis.blind import revealed_rows
+
+    mine = len(revealed_rows(review))
+    others = review.restored - mine if mine < review.restored else 0
+    if mine:
+        told = f"Restored your {mine} reviewed {plural(mine, 'run', 'runs')} from the journal."
+        yield told, {"title": f"Welcome back, {visible(review.reviewer)}"}
+        return
+    runs = plural(others, "run reviewed", "runs reviewed")
+    hidden = " (their labels stay hidden until you label each run: blind mode)" if review.blind else ""
+    yield (
+        f"The journal holds {others} {runs} by others; none by you yet{hidden}.",
+        {
+            "title": "Review journal",
+            "timeout": NOTICE_SECONDS,
+        },
+    )

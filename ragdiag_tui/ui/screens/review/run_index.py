@@ -143,8 +143,9 @@ class RunIndex:
         )
 
     def arrived(self, count: int) -> None:
-        """While loading: the plain view shows the `count` runs read so far."""
-        if self.is_plain():
+        """While loading: the plain view shows the `count` runs read so far; in blind mode
+        none (the review that hides their labels is not open yet: blind is never shown)."""
+        if self.is_plain() and not self.screen.options.blind:
             table = self.screen.table
             cursor = table.cursor
             self.rows = range(count)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ....core.analysis.blind import shown_counts
+from ....core.analysis.filtering import LABEL_STAGE_CODES
 from ....core.runs.store import STAGE_CODE
 from .host import ReviewHost
 from .spot_checks import summary_lead
@@ -55,7 +56,12 @@ class Showing:
         screen, review = self.screen, self.screen.review
         if review is None:
             counts = [screen.store.stage.count(code) for code in range(len(STAGE_CODE))]
-            screen.summary.show_counts(counts, None, None, loading=loading)
+            hidden = None
+            if screen.options.blind:  # the stages a label decides would tell the labels
+                hidden = sum(counts[code] for code in LABEL_STAGE_CODES)
+                counts = [0 if code in LABEL_STAGE_CODES else n for code, n in enumerate(counts)]
+            reviewer = screen.options.reviewer if screen.options.blind else None
+            screen.summary.show_counts(counts, None, None, loading=loading, hidden=hidden, reviewer=reviewer)
             return
         shown = shown_counts(review)  # blind mode: nothing that tells a hidden label
         screen.summary.show_counts(
@@ -68,6 +74,8 @@ class Showing:
             flags=["auto-advance"] if screen.auto_advance else [],
             conflicts=shown.conflicts,
             hidden=shown.hidden,
+            lucky_in_file=shown.lucky_in_file,
+            reviewer=review.reviewer if review.blind else None,  # beside what blind mode hides
         )
 
     def run(self) -> None:

@@ -41,7 +41,6 @@ MAX_DOC_LINES = 50  # and its lines (the panel shows 20): `t` reads the whole te
 DOC_KINDS = {  # how an ID stands, by its column and its mark's word
     "missing": "required · missing (not supplied)",
     "present": "required · supplied",
-    "matching": "supplied · required",
     "extra": "supplied · extra (not required)",
 }
 
@@ -127,12 +126,15 @@ class DocumentPanel:
     def load(self, store: RunStore, row: int, required: list[str] | None, context: list[str] | None) -> None:
         """The IDs of run `row`, required then supplied, as the ID lists show them. A new
         run highlights its first document when one was highlighted before."""
-        required_set, context_set = set(required or ()), set(context or ())
-        self._documents = [
-            (doc, "present" if doc in context_set else "missing") for doc in shown_ids(required, context_set)
-        ] + [
-            (doc, "matching" if doc in required_set else "extra") for doc in shown_ids(context, required_set)
-        ]
+        context_set = set(context or ())
+        # A document both required and supplied is one document: listed once, as required
+        # (and present); an ID listed twice is one document too.
+        kinds = {
+            doc: "present" if doc in context_set else "missing" for doc in shown_ids(required, context_set)
+        }
+        for doc in shown_ids(context, set(required or ())):
+            kinds.setdefault(doc, "extra")
+        self._documents = list(kinds.items())
         keep = self._of is not None and self._of[0] is store and self._of[1] == row
         self._of = (store, row)
         self._carried = None

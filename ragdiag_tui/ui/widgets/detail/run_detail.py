@@ -171,7 +171,8 @@ class RunDetail(SteadyScroll, can_focus=True):
 
     def _show_valid(self, store: RunStore, review: Review | None, row: int) -> None:
         raw = self._run_object(store, row)
-        run_heading, run_reason = valid_heading(store, review, row, raw)
+        reason_tags = getattr(self.app, "reason_tags", ())
+        run_heading, run_reason = valid_heading(store, review, row, raw, reason_tags)
         self._set("run-heading", run_heading)
         self._set("run-reason", run_reason)
         self._show_text_fields(raw)
@@ -181,7 +182,7 @@ class RunDetail(SteadyScroll, can_focus=True):
             self._show_ids()
         self._documents.question = question_words(raw.get("question"))
         self._documents.show(self._ids.of)
-        self._set("run-labels", labels_content(raw, review, row, getattr(self.app, "reason_tags", ())))
+        self._set("run-labels", labels_content(raw, review, row, reason_tags))
         self._set("run-fields", fields_content(raw))
 
     def _run_object(self, store: RunStore, row: int) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def labels_content(
     reviewers, tags, metrics and note of run `row` (`raw`: its object); `reason_tags`:
     the tag set in force."""
     if review is not None and not review.revealed(row):  # blind mode, not labelled yet
-        return blind_labels(review, row)
+        return blind_labels(review, row, reason_tags)
     raw_label = raw.get("correct", ABSENT)
     file_label = raw_label if isinstance(raw_label, bool) else None
     lines = [
@@ -117,13 +117,15 @@ def notes_text(review: Review, row: int) -> str:
     return "\n\n".join(f"{visible(name)}:\n{multiline(note)}" for name, note in notes if note)
 
 
-def blind_labels(review: Review, row: int) -> Content:
-    """Blind mode, before this reviewer labelled the run: only what tells no label."""
+def blind_labels(review: Review, row: int, reason_tags: Iterable[Tag] = ()) -> Content:
+    """Blind mode, before this reviewer labelled the run: only what tells no label (the
+    reviewer's own tags among it)."""
     mine = review.state(row)
     return joined(
         [
             field_line("File label", muted("hidden until you label this run (blind mode)")),
             field_line("Your label", muted("none  (y correct, n incorrect, space flips)")),
+            field_line("Your tags", tags_content(review.my_tags(row), reason_tags)),
             reviewers_block(review, row),
             note_line("Your note", mine.note if mine is not None else None),
         ]

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 
 from ....core.analysis.filtering import LABEL_STAGE_CODES
+from ....core.analysis.lucky import is_lucky_in_file
 from ....core.analysis.views import NO_RUN, NOT_COMPARABLE
 from ....core.runs.stages import S_INVALID, S_RETRIEVAL, STAGES
 from ....core.runs.store import label_value
-from ..stages import CONFLICT_MARK, HELD_MARK, LUCKY_MARK, STAGE_TITLES, label_word
+from ..stages import CONFLICT_MARK, HELD_MARK, LUCKY_MARK, OVERTURNED_MARK, STAGE_TITLES, label_word
 from .table_columns import WAS_AT, Cell, shown
 
 if TYPE_CHECKING:
@@ -147,9 +148,17 @@ class RunCells:
             (count(store.n_context[row]), NONE),
             (tag_numbers(review, row, reason_tags) if review is not None else "", self._style("reviewer")),
             *self._metrics(store, review, row, metrics),
-            (LUCKY_MARK if lucky else "", self._style("lucky")),
+            self._lucky_cell(store, review, row, lucky),
             self._question(store, row, held),
         ]
+
+    def _lucky_cell(self, store: RunStore, review: Review | None, row: int, lucky: bool) -> Cell:
+        """★ still lucky after review; ☆ lucky in the file, its label overturned."""
+        if lucky:
+            return LUCKY_MARK, self._style("lucky")
+        if review is not None and is_lucky_in_file(store, row):
+            return OVERTURNED_MARK, self._style("muted")
+        return "", self._style("lucky")
 
     def _blind(self, store: RunStore, row: int, stage: Cell, held: Mapping[int, str]) -> list[Cell]:
         """A run this reviewer has not labelled yet, in blind mode: no label, no lucky mark,
