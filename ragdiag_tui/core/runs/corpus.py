@@ -59,6 +59,7 @@ from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
 from .store import RunStore
+from .texts import content_id
 
 DOC_FIELDS = ("id", "text")
 RUN_TEXT_FIELDS = {"context": "retrieved_contexts", "required": "reference_contexts"}
@@ -622,11 +623,16 @@ def run_texts(store: RunStore, row: int) -> dict[str, str]:
     RAGAS's `retrieved_contexts` and `reference_contexts` are read position by position
     beside the supplied and the required IDs, when a list has exactly as many strings as
     its ID list has IDs; otherwise that list is ignored (the positions cannot be matched).
-    An ID listed twice takes its first text. Empty for an invalid row.
+    An ID listed twice takes its first text. Empty for an invalid row. A run whose documents
+    are given as texts (`--match`, or a preset's text columns) gives each its content ID.
     """
     if not store.is_valid(row):
         return {}
     raw = store.raw(row)
+    given = store.field_map.texts_of(raw) if store.field_map is not None else None
+    if given is not None:  # documents given as texts: each is its own content ID's text
+        _, required, supplied = given
+        return {content_id(text): text for text in (*required, *supplied)}
     fields = store.fields(row)
     texts: dict[str, str] = {}
     for field, text_field in RUN_TEXT_FIELDS.items():

@@ -1,0 +1,121 @@
+"""The similarity matches of a run file, kept between sessions.
+
+Matching texts by similarity (`texts.TextMatch`) is the one costly part of loading a
+text run file, so the scores found are kept in a cache file and a reopen reads them
+instead of comparing the texts again. Where:
+
+    $RAGDIAG_CACHE_DIR, else $XDG_CACHE_HOME/ragdiag-tui, else ~/.cache/ragdiag-tui
+    / text-match-<16 hex digits of the SHA-256 of the run file's real path>.json
+
+never beside the run file (a folder of runs stays as it was, and a dataset's glob never
+meets a cache). The cache holds, per required text and run's supplied texts, the best
+similarity and the closest supplied text's content ID: figures that do not depend on
+the threshold, so one cache serves every `similarity:T`. It is used only for the file it
+was made from, unchanged (the same device, inode, size and modification time), and only
+when it reads back whole as this format: anything else (another file's, an older or
+newer format, a corrupt or hostile file, one too big) is ignored, never trusted in part,
+and written afresh after the load. Written through `common.atomic`, so a crash leaves the
+old cache or the new one, never half of one; a cache that cannot be written (a read-only
+home) is skipped silently: it only saves time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from typing import Any
+
+import msgspec
+
+from ..common.atomic import atomic_writer
+from .texts import CONTENT_ID_HEX, CONTENT_ID_PREFIX, TextMatch
+
+FORMAT = "ragdiag-tui text matches"
+VERSION = 1
+SCORER = "rapidfuzz Levenshtein normalized_distance"
+MAX_BYTES = 1 << 30  # a bigger cache is not read
+_ID_LENGTH = len(CONTENT_ID_PREFIX) + CONTENT_ID_HEX
+
+
+class _Cache(msgspec.Struct, forbid_unknown_fields=True):
+    format: str
+    version: int
+    scorer: str
+    file: str
+    fingerprint: tuple[int, int, int, int]
+    entries: dict[str, tuple[float, str]]
+
+
+def cache_folder() -> str:
+    folder = os.environ.get("RAGDIAG_CACHE_DIR")
+    if folder:
+        return folder
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ragdiag-tui")
+
+
+def cache_path(run_file: str) -> str:
+    real = os.path.realpath(run_file)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return os.path.join(cache_folder(), f"text-match-{digest}.json")
+
+
+def fingerprint(run_file: str) -> tuple[int, int, int, int] | None:
+    try:
+        info = os.stat(run_file)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def read_cache(run_file: str, match: TextMatch) -> bool:
+    """Put the cached matches of `run_file` into `match.memo`; whether there were any."""
+    path = cache_path(run_file)
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_BYTES:
+                return False
+            cache = msgspec.json.decode(handle.read(), type=_Cache)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
+        return False
+    expected = (FORMAT, VERSION, SCORER, os.path.realpath(run_file), fingerprint(run_file))
+    if (cache.format, cache.version, cache.scorer, cache.file, cache.fingerprint) != expected:
+        return False
+    if not all(_sound(key, entry) for key, entry in cache.entries.items()):
+        return False
+    match.memo.update(cache.entries)
+    match.added = 0
+    return True
+
+
+def _sound(key: str, entry: tuple[float, str]) -> bool:
+    score, closest = entry
+    return (
+        0.0 <= score <= 1.0
+        and len(key) == _ID_LENGTH + 1 + CONTENT_ID_HEX
+        and len(closest) == _ID_LENGTH
+        and closest.startswith(CONTENT_ID_PREFIX)
+    )
+
+
+def write_cache(run_file: str, match: TextMatch) -> bool:
+    """Keep `match.memo` for the next load of `run_file` (when it learned anything new)."""
+    stamp = fingerprint(run_file)
+    if not match.added or stamp is None:
+        return False
+    cache: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "scorer": SCORER,
+        "file": os.path.realpath(run_file),
+        "fingerprint": stamp,
+        "entries": match.memo,
+    }
+    with contextlib.suppress(OSError):
+        os.makedirs(cache_folder(), mode=0o700, exist_ok=True)
+        with atomic_writer(cache_path(run_file)) as handle:
+            handle.write(msgspec.json.encode(cache))
+        match.added = 0
+        return True
+    return False
