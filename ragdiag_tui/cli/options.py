@@ -86,6 +86,11 @@ def add_file(
         "ragas reads its ID columns when a run has them, else its text columns (reference_contexts, "
         "retrieved_contexts); deepeval reads context and retrieval_context, as texts",
     )
+    add_matching(fields)
+
+
+def add_matching(fields: argparse._ArgumentGroup) -> None:
+    """--match (documents given as IDs or texts) and --label-threshold (a score as the label)."""
     fields.add_argument(
         "--match",
         type=_match_spec,

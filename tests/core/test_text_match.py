@@ -54,7 +54,7 @@ def test_content_id_is_sha256_of_the_nfc_utf8_text() -> None:
     nfc = unicodedata.normalize("NFC", text)
     expected = "t:" + hashlib.sha256(nfc.encode("utf-8")).hexdigest()[:16]
     assert content_id(text) == content_id(nfc) == expected
-    assert content_id("\ud800 lone") .startswith("t:")  # a lone surrogate hashes, never raises
+    assert content_id("\ud800 lone").startswith("t:")  # a lone surrogate hashes, never raises
 
 
 @pytest.mark.parametrize("name", ["results.csv", "results.jsonl"])
@@ -95,9 +95,10 @@ def test_similarity_is_ragas_comparison_strictly_greater_than_the_threshold() ->
     assert required[0] not in context
     required, context = match.ids(["abcdef"], ["abcdxy"])
     assert required[0] in context
-    assert TextMatch.parse("similarity:0.9").ids(["abcdef"], ["abcdxy"])[0][0] not in match.ids(
-        ["abcdef"], ["abcdxy"]
-    )[1][:1]
+    assert (
+        TextMatch.parse("similarity:0.9").ids(["abcdef"], ["abcdxy"])[0][0]
+        not in match.ids(["abcdef"], ["abcdxy"])[1][:1]
+    )
 
 
 def test_exact_matching_is_after_nfc_only() -> None:
@@ -117,7 +118,9 @@ def test_a_bad_match_spec_is_refused_with_its_reason(spec: str) -> None:
 def test_ragas_preset_reads_the_text_columns_when_there_are_no_id_columns(name: str) -> None:
     records = runs(FIXTURE / name, FieldMap.from_specs(preset="ragas"))
     first = records[0]
-    assert first.required == [content_id("The parental leave policy grants sixteen weeks of paid leave to every new parent.")]
+    assert first.required == [
+        content_id("The parental leave policy grants sixteen weeks of paid leave to every new parent.")
+    ]
     assert all(doc.startswith("t:") for doc in first.context)
 
 
@@ -147,8 +150,14 @@ def test_a_text_that_is_not_a_list_names_its_column(tmp_path: Path) -> None:
 
 def test_deepeval_preset_reads_test_cases_as_texts(tmp_path: Path) -> None:
     cases = [
-        {"input": "q1", "actual_output": "a", "expected_output": "a", "context": ["x", "y"],
-         "retrieval_context": ["x"], "score": 0.9},
+        {
+            "input": "q1",
+            "actual_output": "a",
+            "expected_output": "a",
+            "context": ["x", "y"],
+            "retrieval_context": ["x"],
+            "score": 0.9,
+        },
         {"input": "q2", "actual_output": "b", "context": ["z"], "retrieval_context": ["z"], "score": 0.2},
     ]
     (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
@@ -160,16 +169,30 @@ def test_deepeval_preset_reads_test_cases_as_texts(tmp_path: Path) -> None:
         writer = csv.DictWriter(handle, ["input", "actual_output", "context", "retrieval_context", "score"])
         writer.writeheader()
         for case in cases:
-            writer.writerow({k: json.dumps(v) if isinstance(v, list) else v for k, v in case.items()
-                             if k in writer.fieldnames})
+            writer.writerow(
+                {
+                    k: json.dumps(v) if isinstance(v, list) else v
+                    for k, v in case.items()
+                    if k in writer.fieldnames
+                }
+            )
     from_csv = runs(tmp_path / "cases.csv", field_map)
     assert [r.diagnosis for r in from_csv] == [first.diagnosis, second.diagnosis]
 
 
 @pytest.mark.parametrize(
     ("value", "label"),
-    [(0.7, True), (0.69999, False), (1, True), (0, False), (math.inf, True), (True, True),
-     (False, False), (None, None), ("0.9", "0.9")],
+    [
+        (0.7, True),
+        (0.69999, False),
+        (1, True),
+        (0, False),
+        (math.inf, True),
+        (True, True),
+        (False, False),
+        (None, None),
+        ("0.9", "0.9"),
+    ],
 )
 def test_a_score_is_correct_when_at_least_the_threshold(value: object, label: object) -> None:
     assert score_label(value, 0.7) == label
@@ -177,7 +200,10 @@ def test_a_score_is_correct_when_at_least_the_threshold(value: object, label: ob
 
 def test_a_nan_score_stays_the_answer_label_error(tmp_path: Path) -> None:
     path = tmp_path / "scores.jsonl"
-    lines = ['{"required":["a"],"context":["a"],"score":NaN}', '{"required":["a"],"context":["a"],"score":0.8}']
+    lines = [
+        '{"required":["a"],"context":["a"],"score":NaN}',
+        '{"required":["a"],"context":["a"],"score":0.8}',
+    ]
     path.write_text("\n".join(lines) + "\n")
     nan, scored = runs(path, FieldMap.from_specs(["correct=score"], label_threshold=0.5))
     assert nan.diagnosis == {"error": "answer-label"}

@@ -32,6 +32,7 @@ help before anything heavy is loaded.
 from __future__ import annotations
 
 import ast
+import contextlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -200,17 +201,17 @@ def lenient_ids(value: Any) -> Any:
 def _text_list(value: Any, source: str, field: str) -> Any:
     """A preset's text column as a list of texts (a Python literal parsed); else an error naming it."""
     if isinstance(value, str) and value.lstrip()[:1] in ("[", "("):
-        try:
+        with contextlib.suppress(ValueError):  # not a literal: the error below names the column
             value = literal_id_list(value)
-        except ValueError:
-            pass
     if value is None:
         return None
     if not isinstance(value, list):
         raise MappedFieldError(source, field, f"expected a list of texts, got {json_type_name(value)}")
     for position, item in enumerate(value):
         if not isinstance(item, str):
-            raise MappedFieldError(source, field, f"item {position} is {json_type_name(item)}, expected a text")
+            raise MappedFieldError(
+                source, field, f"item {position} is {json_type_name(item)}, expected a text"
+            )
     return value
 
 

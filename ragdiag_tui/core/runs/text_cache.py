@@ -8,9 +8,8 @@ instead of comparing the texts again. Where:
     / text-match-<16 hex digits of the SHA-256 of the run file's real path>.json
 
 never beside the run file (a folder of runs stays as it was, and a dataset's glob never
-meets a cache). The cache holds, per required text and run's supplied texts, the best
-similarity and the closest supplied text's content ID: figures that do not depend on
-the threshold, so one cache serves every `similarity:T`. It is used only for the file it
+meets a cache). The cache holds, per required text and run's supplied texts, the verdict under
+one threshold (`TextMatch.memo`); it is used only with that threshold, for the file it
 was made from, unchanged (the same device, inode, size and modification time), and only
 when it reads back whole as this format: anything else (another file's, an older or
 newer format, a corrupt or hostile file, one too big) is ignored, never trusted in part,
@@ -29,13 +28,13 @@ from typing import Any
 import msgspec
 
 from ..common.atomic import atomic_writer
-from .texts import CONTENT_ID_HEX, CONTENT_ID_PREFIX, TextMatch
+from .texts import CONTENT_ID_HEX, CONTENT_ID_PREFIX, TextMatch, is_content_id
 
 FORMAT = "ragdiag-tui text matches"
 VERSION = 1
 SCORER = "rapidfuzz Levenshtein normalized_distance"
 MAX_BYTES = 1 << 30  # a bigger cache is not read
-_ID_LENGTH = len(CONTENT_ID_PREFIX) + CONTENT_ID_HEX
+_KEY_LENGTH = len(CONTENT_ID_PREFIX) + CONTENT_ID_HEX + 1 + CONTENT_ID_HEX  # "t:... <context key>"
 
 
 class _Cache(msgspec.Struct, forbid_unknown_fields=True):
@@ -44,6 +43,7 @@ class _Cache(msgspec.Struct, forbid_unknown_fields=True):
     scorer: str
     file: str
     fingerprint: tuple[int, int, int, int]
+    threshold: float
     entries: dict[str, tuple[float, str]]
 
 
@@ -79,8 +79,9 @@ def read_cache(run_file: str, match: TextMatch) -> bool:
             cache = msgspec.json.decode(handle.read(), type=_Cache)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return False
-    expected = (FORMAT, VERSION, SCORER, os.path.realpath(run_file), fingerprint(run_file))
-    if (cache.format, cache.version, cache.scorer, cache.file, cache.fingerprint) != expected:
+    expected = (FORMAT, VERSION, SCORER, os.path.realpath(run_file), fingerprint(run_file), match.threshold)
+    found = (cache.format, cache.version, cache.scorer, cache.file, cache.fingerprint, cache.threshold)
+    if found != expected:
         return False
     if not all(_sound(key, entry) for key, entry in cache.entries.items()):
         return False
@@ -91,12 +92,9 @@ def read_cache(run_file: str, match: TextMatch) -> bool:
 
 def _sound(key: str, entry: tuple[float, str]) -> bool:
     score, closest = entry
-    return (
-        0.0 <= score <= 1.0
-        and len(key) == _ID_LENGTH + 1 + CONTENT_ID_HEX
-        and len(closest) == _ID_LENGTH
-        and closest.startswith(CONTENT_ID_PREFIX)
-    )
+    if not closest:
+        return score == 0.0 and len(key) == _KEY_LENGTH
+    return 0.0 <= score <= 1.0 and len(key) == _KEY_LENGTH and is_content_id(closest)
 
 
 def write_cache(run_file: str, match: TextMatch) -> bool:
@@ -110,6 +108,7 @@ def write_cache(run_file: str, match: TextMatch) -> bool:
         "scorer": SCORER,
         "file": os.path.realpath(run_file),
         "fingerprint": stamp,
+        "threshold": match.threshold,
         "entries": match.memo,
     }
     with contextlib.suppress(OSError):

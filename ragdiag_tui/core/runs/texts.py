@@ -37,7 +37,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
 CONTENT_ID_PREFIX = "t:"
 CONTENT_ID_HEX = 16
 DEFAULT_THRESHOLD = 0.5  # RAGAS's NonLLMContextRecall default
@@ -89,8 +88,9 @@ class MatchSpecError(ValueError):
 class TextMatch:
     """How required texts meet supplied ones (`--match`), and the matches made so far.
 
-    `memo` holds, per required text and run's supplied texts, the best similarity and
-    the closest supplied text's content ID; `text_cache` keeps it between sessions.
+    `memo` holds, per required text and run's supplied texts, the verdict under this
+    threshold: (similarity, the supplied text's content ID) of the first supplied text
+    that passes, or (0.0, "") when none does; `text_cache` keeps it between sessions.
     """
 
     def __init__(self, mode: str = EXACT, threshold: float = DEFAULT_THRESHOLD) -> None:
@@ -156,35 +156,48 @@ class TextMatch:
         return req_ids, ctx_ids + extra
 
     def _similar(self, pending: list[tuple[str, str]], ctx_ids: list[str], context: list[str]) -> list[str]:
-        """The required IDs (of `pending`) whose best similarity passes the threshold."""
+        """The required IDs (of `pending`) whose similarity with some supplied text passes the
+        threshold: the load needs only the verdicts; `nearest` finds the best for a missing text."""
         key = context_key(ctx_ids)
         memo = self.memo
-        unknown = [(rid, text) for rid, text in dict(pending).items() if f"{rid} {key}" not in memo]
-        if unknown:
-            rows = similarity_matrix([text for _, text in unknown], context)
-            for (rid, _), row in zip(unknown, rows, strict=True):
-                best = max(range(len(row)), key=row.__getitem__)
-                memo[f"{rid} {key}"] = (row[best], ctx_ids[best])
+        matched: list[str] = []
+        for rid, text in pending:
+            entry = f"{rid} {key}"
+            known = memo.get(entry)
+            if known is None:
+                known = memo[entry] = self._first_match(text, ctx_ids, context)
                 self.added += 1
-        threshold = self.threshold
-        return [rid for rid, _ in pending if memo[f"{rid} {key}"][0] > threshold]
+            if known[1]:
+                matched.append(rid)
+        return matched
+
+    def _first_match(self, text: str, ctx_ids: list[str], context: list[str]) -> tuple[float, str]:
+        """(similarity, content ID) of the supplied text most similar to `text` when that
+        similarity is > the threshold, else (0.0, ""). rapidfuzz compares in C++, the
+        required text prepared once, each comparison given up past the best so far."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        # RAGAS: 1 - normalized_distance(reference=supplied, response=required), symmetric.
+        best = process.extractOne(
+            text, context, scorer=Levenshtein.normalized_distance, score_cutoff=1 - self.threshold
+        )
+        if best is not None and 1 - best[1] > self.threshold:
+            return 1 - best[1], ctx_ids[best[2]]
+        return 0.0, ""
 
     def nearest(self, required: str, context: Sequence[str]) -> Nearest:
         """The best similarity of one required text with a run's supplied texts, and the
-        closest one (worked out now when the load did not: exact matching never needs it)."""
+        closest one: worked out when a run is shown (the load needs only the verdicts)."""
         if not context:
             return Nearest(0.0, None)
         rid = content_id(required)
         ctx_ids = [content_id(text) for text in context]
         if rid in ctx_ids:
             return Nearest(1.0, context[ctx_ids.index(rid)])
-        known = self.memo.get(f"{rid} {context_key(ctx_ids)}")
-        if known is None:
-            row = similarity_matrix([required], list(context))[0]
-            best = max(range(len(row)), key=row.__getitem__)
-            return Nearest(row[best], context[best])
-        score, closest = known
-        return Nearest(score, context[ctx_ids.index(closest)] if closest in ctx_ids else None)
+        row = similarity_matrix([required], list(context))[0]
+        best = max(range(len(row)), key=row.__getitem__)
+        return Nearest(row[best], context[best])
 
 
 def _ids_of(value: Any) -> list[str] | None:

@@ -13,6 +13,7 @@ lines=True)` write them (`results.csv`, `results.jsonl`). tests/core/test_text_m
 checks, row by row, that the rule's missing set and recall agree with RAGAS's.
 """
 
+
 from __future__ import annotations
 
 import sys
@@ -41,12 +42,30 @@ ROWS = [
     # (user_input, reference_contexts, retrieved_contexts, response, reference)
     ("How long is parental leave?", [A], [A, C], "Sixteen weeks.", "Sixteen weeks of paid leave."),
     ("How are laptops protected?", [B], [C, D], "They are encrypted.", "Full-disk encryption."),
-    ("When do deploys happen?", [C, A], [edited(C, 4), D], "Tuesdays and Thursdays.", "On Tuesdays and Thursdays."),
+    (
+        "When do deploys happen?",
+        [C, A],
+        [edited(C, 4), D],
+        "Tuesdays and Thursdays.",
+        "On Tuesdays and Thursdays.",
+    ),
     ("Who approves big expenses?", [D], [edited(D, 2)], "A director.", "A director approves."),
-    ("What does coffee cost?", [E], ["Cafe au lait costs 3 EUR in the Zurich office canteen."], "3 euros.", "3 €."),
+    (
+        "What does coffee cost?",
+        [E],
+        ["Cafe au lait costs 3 EUR in the Zurich office canteen."],
+        "3 euros.",
+        "3 €.",
+    ),
     ("Office hours in Tokyo?", [CJK], [CJK, EMOJI], "9 to 6.", "From 9 am to 6 pm."),
     ("Where are incidents tracked?", [EMOJI, B], [EMOJI], "In #ops-alerts.", "In the #ops-alerts channel."),
-    ("How fast are pages acknowledged?", [LONG], [edited(LONG, 3), A], "Fifteen minutes.", "Within 15 minutes."),
+    (
+        "How fast are pages acknowledged?",
+        [LONG],
+        [edited(LONG, 3), A],
+        "Fifteen minutes.",
+        "Within 15 minutes.",
+    ),
     ("Encryption and deploys?", [B, C, D], [B, edited(C, 3), edited(D, 5)], "Encrypted; Tuesdays.", "Both."),
     ("Unanswerable question?", [A], [], "I don't know.", "Sixteen weeks."),
     ("Nothing required?", [], [A], "Anything.", "Anything."),
