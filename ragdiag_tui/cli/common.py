@@ -163,6 +163,7 @@ def record_spot_check(
     from ..core.analysis.sampling import default_name
     from ..core.common.text import visible
     from ..core.review.records import JournalError, SpotCheck, utc_now
+    from ..core.runs.mapping import reading_of
 
     name = args.name or default_name(sample.view, len(sample.ids))
     earlier = review.spot_checks.get(name)
@@ -176,7 +177,8 @@ def record_spot_check(
         return EXIT_UNREADABLE
     if not same:  # drawing the same sample again records nothing new
         record = SpotCheck(name, sample.view, sample.filter, sample.seed, sample.population, len(sample.ids),
-                           sample.ids, review.reviewer, utc_now())  # fmt: skip
+                           sample.ids, review.reviewer, utc_now(),
+                           reading=reading_of(review.store.field_map))  # fmt: skip
         record.strata, record.margin = sample.strata, sample.margin
         try:
             review.add_spot_check(record)

@@ -198,6 +198,11 @@ def lenient_ids(value: Any) -> Any:
     return value
 
 
+def reading_of(field_map: FieldMap | None) -> tuple[str, ...]:
+    """`field_map.reading()`, or nothing without a map."""
+    return tuple(field_map.reading()) if field_map is not None else ()
+
+
 def _text_list(value: Any, source: str, field: str) -> Any:
     """A preset's text column as a list of texts (a Python literal parsed); else an error naming it."""
     if isinstance(value, str) and value.lstrip()[:1] in ("[", "("):
@@ -271,6 +276,7 @@ class FieldMap:
         self.text_sources: dict[str, str] = dict(text_sources or {})
         self._text_paths = {field: SourcePath.parse(source) for field, source in self.text_sources.items()}
         self._fallback_match = TextMatch() if self.text_sources else None
+        self.texts_read = False  # whether a run was read from the preset's texts (`reading`)
         # label_threshold: a numeric label is correct when at least this (`score_label`).
         self.label_threshold = label_threshold
         self.sources: dict[str, str] = {}
@@ -358,6 +364,23 @@ class FieldMap:
             args += ["--label-threshold", repr(self.label_threshold)]
         return args
 
+    def reading(self) -> list[str]:
+        """How this map reads a run where it departs from IDs and boolean labels, a line each
+        (shown with every figure and label: the summary, stats, the report, export)."""
+        lines = []
+        if self.text_match is not None:
+            lines.append(f"documents: {self.text_match.describe()}")
+        elif self.texts_read:
+            texts = ", ".join(self.text_sources[field] for field in ID_LIST_FIELDS)
+            lines.append(
+                f"documents: the texts of {texts} where a run has no ID lists (content IDs t:...), "
+                "matched exactly (after Unicode NFC)"
+            )
+        rule = self.label_rule()
+        if rule is not None:
+            lines.append(f"label: {rule} (below: incorrect; no number: the answer-label error)")
+        return lines
+
     def label_rule(self) -> str | None:
         """What "correct" means under `--label-threshold`, in words; None without it."""
         if self.label_threshold is None:
@@ -389,6 +412,7 @@ class FieldMap:
         match = self.text_match
         if match is None and self._fallback_match is not None and self._reads_texts(out):
             match = self._fallback_match
+            self.texts_read = True
         if match is not None:
             out["required"], out["context"] = match.ids(out.get("required"), out.get("context"))
             for field in ID_LIST_FIELDS:

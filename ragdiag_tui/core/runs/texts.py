@@ -129,10 +129,10 @@ class TextMatch:
     def describe(self) -> str:
         """What the match means, in a sentence's words (for the summary and reports)."""
         if self.mode == EXACT:
-            return "documents given as texts, matched exactly (after Unicode NFC)"
+            return "texts (content IDs t:...), matched exactly (after Unicode NFC)"
         return (
-            "documents given as texts, a required text supplied when its best similarity "
-            f"(RAGAS's, 1 - normalised Levenshtein distance) is > {self.threshold:g}"
+            "texts (content IDs t:...), a required text supplied when its best similarity "
+            f"(RAGAS's NonLLMContextRecall: 1 - normalised Levenshtein distance) is > {self.threshold:g}"
         )
 
     def __eq__(self, other: object) -> bool:
