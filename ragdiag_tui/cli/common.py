@@ -102,6 +102,14 @@ def warn_unmapped(path: str, field_map: Any, command: str, files: list[str]) -> 
         return
     for line in found.lines(command, files) if found else ():
         err(line)
+    if found is None and field_map is not None and field_map.texts_read:
+        ids = ", ".join(field_map.source(field) for field in ("required", "context"))
+        texts = ", ".join(field_map.text_sources.values())
+        err(
+            f"--preset {field_map.preset}: no {ids} in the runs, so their documents are the texts of "
+            f"{texts}, each its content ID, matched exactly (--match similarity: as RAGAS's "
+            "NonLLMContextRecall)"
+        )
 
 
 def reviewed(args: argparse.Namespace) -> Any:

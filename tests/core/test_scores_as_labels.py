@@ -101,3 +101,35 @@ def test_the_report_header_states_the_rule(
     code, _, err = run(capsys, "report", results, *READ, "--label-threshold", "0.5", "-o", out)
     assert code == 0, err
     assert f"**read as**: label: {RULE}" in out.read_text().replace("\\", "")
+
+
+def test_a_numeric_label_without_the_threshold_names_the_option() -> None:
+    from ragdiag_tui.core.analysis.explain import reason
+
+    assert "--label-threshold" in reason({"error": "answer-label"}, None, 0.83)
+    assert "--label-threshold" not in reason({"error": "answer-label"}, None, "yes")
+    assert "--label-threshold" not in reason({"error": "answer-label"}, None, float("nan"))
+
+
+def test_the_ragas_preset_says_it_reads_the_text_columns(
+    capsys: pytest.CaptureFixture[str], results: Path
+) -> None:
+    code, _, err = run(capsys, "diagnose", results, "--preset", "ragas")
+    assert code == 0
+    assert "no reference_context_ids, retrieved_context_ids in the runs" in err
+    assert "texts of reference_contexts, retrieved_contexts" in err
+
+
+def test_the_unmapped_hint_names_the_text_columns(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "passages.jsonl"
+    run_ = {
+        "q": "?",
+        "gold_passages": ["The leave is 16 weeks."],
+        "hits": ["Deploys on Tuesdays."],
+        "score": 0.8,
+    }
+    path.write_text(json.dumps(run_) + "\n", encoding="utf-8")
+    _, _, err = run(capsys, "diagnose", path)
+    assert "documents as texts in gold_passages, hits" in err
+    assert "--map required=gold_passages" in err and "--match text" in err
+    assert "--map correct=score --label-threshold 0.5" in err
