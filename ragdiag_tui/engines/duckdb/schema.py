@@ -15,7 +15,9 @@ UTF-8: there a row with such a cell is an invalid run naming its field, as every
 where DuckDB would refuse the whole scan. The text columns SQL does not read are checked
 by pyarrow first (`check_text`); a bad cell in one SQL reads stops the scan
 (`is_bad_text`), and the command runs again with the files that hold one read
-exactly (`read_exactly`, `bad_text_files`): no cost until a file is bad.
+exactly (`read_exactly`, `bad_text_files`): no cost until a file is bad. So does every file read with `--match` (or
+a preset's text columns) or `--label-threshold`: content IDs, RAGAS's similarity and the
+threshold are the local loader's, the same in every engine.
 """
 
 from __future__ import annotations
@@ -203,6 +205,10 @@ def field_sql(
     except (pa.ArrowException, OSError) as exc:
         raise Unclean(str(exc)) from None
     mapping = field_map or FieldMap()
+    if mapping.text_match is not None or mapping.text_sources or mapping.label_threshold is not None:
+        # Documents as texts and scores as labels: the local loader reads each row (content IDs,
+        # RAGAS's similarity and the threshold exactly as everywhere else).
+        raise Unclean("documents given as texts, or a score as the label")
     sources = {name: mapping.source(name) for name in ("id", "required", "context", "correct")}
     as_json = set(json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]")))
     touched = {source.split(".")[0].removesuffix("[]") for source in sources.values()} | set(fields)
