@@ -286,3 +286,23 @@ def test_the_store_shows_each_text_and_the_nearest_supplied_one() -> None:
     nearest = match.nearest(required[0], supplied)
     best = max(1 - Levenshtein.normalized_distance(text, required[0]) for text in supplied)
     assert nearest.similarity == best and nearest.closest in supplied
+
+
+@pytest.mark.parametrize(
+    ("specs", "preset", "match", "threshold"),
+    [
+        ((), "ragas", None, None),
+        ((), "ragas", "ids", None),
+        (("correct=score",), "ragas", "similarity:0.7", 0.6),
+        ((), "deepeval", None, None),
+        (("required=refs", "context=hits"), None, "text", None),
+    ],
+)
+def test_a_map_given_as_arguments_to_another_process_is_the_same_map(
+    specs: tuple[str, ...], preset: str | None, match: str | None, threshold: float | None
+) -> None:
+    from ragdiag_tui.cli.parser import parse_args
+
+    field_map = FieldMap.from_specs(specs, preset, match, threshold)
+    again = parse_args(["stats", "runs.jsonl", *field_map.to_args()]).field_map
+    assert again == field_map

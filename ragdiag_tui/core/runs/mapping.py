@@ -315,8 +315,9 @@ class FieldMap:
                 fallback.update(texts)
         for spec in specs:
             field, source = parse_spec(spec)
+            if sources.get(field) != source:  # mapped elsewhere: the preset's texts are not its
+                fallback.pop(field, None)
             sources[field] = source
-            fallback.pop(field, None)
         field_map = cls(
             sources,
             lenient_ids=preset in LENIENT_ID_PRESETS,
