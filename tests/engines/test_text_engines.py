@@ -77,3 +77,35 @@ def test_the_engines_give_the_local_verdicts_on_text_runs(
     assert main(["diagnose", str(folder), *READ, "--match", match, "--engine", engine, "-o", str(out)]) == 0
     engine_missing = sorted(str(json.loads(line).get("missing")) for line in out.read_text().splitlines())
     assert engine_missing == local_missing
+
+
+def test_duckdb_matches_exact_texts_and_scores_in_sql(tmp_path: Path) -> None:
+    from ragdiag_tui.core.runs.mapping import FieldMap
+    from ragdiag_tui.engines.duckdb.schema import field_sql
+
+    folder = split_parquet(tmp_path / "ds")
+    exact = FieldMap.from_specs(["correct=non_llm_string_similarity"], "ragas", "text", 0.5)
+    sql = field_sql(folder / "part-0.parquet", exact, [])
+    assert "sha256(nfc_normalize(" in sql.required and ">= 0.5" in sql.label
+    similar = FieldMap.from_specs(["correct=non_llm_string_similarity"], "ragas", "similarity", 0.5)
+    with pytest.raises(Exception, match="similarity"):
+        field_sql(folder / "part-0.parquet", similar, [])
+
+
+@pytest.mark.parametrize("threshold", ["0.3", "0.55", "1"])
+def test_duckdb_sql_content_ids_and_scores_are_the_local_ones(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, threshold: str
+) -> None:
+    folder = split_parquet(tmp_path / "ds")
+    local = tmp_path / "all.jsonl"
+    local.write_bytes(FIXTURE.read_bytes())
+    read = ["--preset", "ragas", "--match", "text", "--map", "correct=non_llm_string_similarity"]
+    read += ["--label-threshold", threshold]
+    expected = diagnoses(capsys, str(local), *read)
+    out = tmp_path / "diagnoses.jsonl"
+    assert main(["diagnose", str(folder), *read, "--engine", "duckdb", "-o", str(out)]) == 0
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    verdicts = [(d.get("stage"), d.get("error"), d.get("missing")) for d in got]
+    assert sorted(map(str, verdicts)) == sorted(
+        str((d.get("stage"), d.get("error"), d.get("missing"))) for d in expected
+    )
