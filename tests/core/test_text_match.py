@@ -14,6 +14,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
 from ragdiag_tui.core.runs.loading import LoadError, Run, read_runs
@@ -306,3 +308,22 @@ def test_a_map_given_as_arguments_to_another_process_is_the_same_map(
     field_map = FieldMap.from_specs(specs, preset, match, threshold)
     again = parse_args(["stats", "runs.jsonl", *field_map.to_args()]).field_map
     assert again == field_map
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    required=st.lists(st.text(alphabet="abcé\u0301 ", max_size=8), min_size=1, max_size=3),
+    supplied=st.lists(st.text(alphabet="abcé\u0301 ", max_size=8), min_size=1, max_size=3),
+    threshold=st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 0.6, 2 / 3, 0.75, 0.8, 1.0]),
+)
+def test_similarity_verdicts_are_ragas_formula_pair_by_pair(
+    required: list[str], supplied: list[str], threshold: float
+) -> None:
+    """RAGAS's verdict, written out from its source: max over supplied of
+    1 - normalized_distance(supplied, required) > threshold; or equal after NFC."""
+    match = TextMatch("similarity", threshold)
+    req_ids, ctx_ids = match.ids(required, supplied)
+    for text, rid in zip(required, req_ids, strict=True):
+        best = max(1 - Levenshtein.normalized_distance(s, text) for s in supplied)
+        same = rid in {content_id(s) for s in supplied}
+        assert (rid in ctx_ids) == (best > threshold or same), (text, supplied, best)

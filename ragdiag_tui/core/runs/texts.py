@@ -178,10 +178,10 @@ class TextMatch:
         from rapidfuzz import process
         from rapidfuzz.distance import Levenshtein
 
-        # RAGAS: 1 - normalized_distance(reference=supplied, response=required), symmetric.
-        best = process.extractOne(
-            text, context, scorer=Levenshtein.normalized_distance, score_cutoff=1 - self.threshold
-        )
+        # RAGAS: 1 - normalized_distance(reference=supplied, response=required), symmetric. The
+        # cut-off leaves a hair of room: RAGAS's own expression below decides, rounding and all.
+        cutoff = min(1.0, 1 - self.threshold + 1e-9)
+        best = process.extractOne(text, context, scorer=Levenshtein.normalized_distance, score_cutoff=cutoff)
         if best is not None and 1 - best[1] > self.threshold:
             return 1 - best[1], ctx_ids[best[2]]
         return 0.0, ""
