@@ -327,3 +327,20 @@ def test_similarity_verdicts_are_ragas_formula_pair_by_pair(
         best = max(1 - Levenshtein.normalized_distance(s, text) for s in supplied)
         same = rid in {content_id(s) for s in supplied}
         assert (rid in ctx_ids) == (best > threshold or same), (text, supplied, best)
+
+
+@pytest.mark.parametrize("kind", ["symlink to /dev/zero", "fifo", "folder"])
+def test_a_cache_that_is_no_regular_file_is_ignored_at_once(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "results.jsonl"
+    path.write_bytes((FIXTURE / "results.jsonl").read_bytes())
+    cache = Path(cache_path(str(path)))
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(cache)
+    elif kind == "folder":
+        cache.mkdir()
+    else:
+        cache.symlink_to("/dev/zero")
+    expected = [r.diagnosis for r in runs(path, ragas_map("text"))]
+    assert not read_cache(str(path), TextMatch("similarity"))
+    assert len(runs(path, ragas_map())) == len(expected)

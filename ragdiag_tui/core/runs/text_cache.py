@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 from typing import Any
 
 import msgspec
@@ -71,12 +72,8 @@ def fingerprint(run_file: str) -> tuple[int, int, int, int] | None:
 
 def read_cache(run_file: str, match: TextMatch) -> bool:
     """Put the cached matches of `run_file` into `match.memo`; whether there were any."""
-    path = cache_path(run_file)
     try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_BYTES:
-                return False
-            cache = msgspec.json.decode(handle.read(), type=_Cache)
+        cache = msgspec.json.decode(_read_regular(cache_path(run_file)), type=_Cache)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return False
     expected = (FORMAT, VERSION, SCORER, os.path.realpath(run_file), fingerprint(run_file), match.threshold)
@@ -88,6 +85,17 @@ def read_cache(run_file: str, match: TextMatch) -> bool:
     match.memo.update(cache.entries)
     match.added = 0
     return True
+
+
+def _read_regular(path: str) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES; OSError for anything else (a symlink,
+    a FIFO, a device such as /dev/zero: reading one could block or never end)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            raise OSError(f"{path}: not a cache file")
+        return handle.read(MAX_BYTES + 1)
 
 
 def _sound(key: str, entry: tuple[float, str]) -> bool:
