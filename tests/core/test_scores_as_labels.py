@@ -40,7 +40,7 @@ def test_stats_states_the_label_rule_and_the_matching(
     _, out, _ = run(capsys, "stats", results, *READ, "--label-threshold", "0.5", "--no-journal", "--json")
     document = json.loads(out)
     assert any(RULE in line for line in document["reading"])
-    assert document["lucky_answers"] == 4  # correct by the score, a reference text not retrieved
+    assert document["lucky_in_file"] == 4  # correct by the score, a reference text not retrieved
 
 
 def test_without_the_threshold_a_score_is_no_label(capsys: pytest.CaptureFixture[str], results: Path) -> None:

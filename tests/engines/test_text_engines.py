@@ -65,8 +65,8 @@ def test_the_engines_give_the_local_verdicts_on_text_runs(
     local.write_bytes(FIXTURE.read_bytes())
     expected = stats(capsys, str(local), *READ, "--match", match)
     got = stats(capsys, str(folder), *READ, "--match", match, "--engine", engine)
-    assert expected["lucky_answers"] == (4 if match == "similarity" else 7)
-    for key in ("runs", "stages", "lucky_answers", "top_missed"):
+    assert expected["lucky_in_file"] == (4 if match == "similarity" else 7)
+    for key in ("runs", "stages", "lucky_in_file", "most_missed"):
         if key in expected:
             assert got.get(key) == expected[key], key
     local_missing = sorted(
