@@ -136,6 +136,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _text_match_cache_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The similarity cache (core/runs/text_cache.py) goes to a folder of the test run's own,
+    never the user's ~/.cache."""
+    before = os.environ.get("RAGDIAG_CACHE_DIR")
+    os.environ["RAGDIAG_CACHE_DIR"] = str(tmp_path_factory.mktemp("text-match-cache"))
+    yield
+    if before is None:
+        os.environ.pop("RAGDIAG_CACHE_DIR", None)
+    else:
+        os.environ["RAGDIAG_CACHE_DIR"] = before
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _css_parsed_once_per_process() -> Iterator[None]:
     """Each app parses every stylesheet of its widgets anew (about a tenth of starting one in a
     test); the suite starts hundreds. Textual caches a parse per stylesheet; here one cache serves

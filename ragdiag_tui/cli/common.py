@@ -102,6 +102,14 @@ def warn_unmapped(path: str, field_map: Any, command: str, files: list[str]) -> 
         return
     for line in found.lines(command, files) if found else ():
         err(line)
+    if found is None and field_map is not None and field_map.texts_read:
+        ids = ", ".join(field_map.source(field) for field in ("required", "context"))
+        texts = ", ".join(field_map.text_sources.values())
+        err(
+            f"--preset {field_map.preset}: no {ids} in the runs, so their documents are the texts of "
+            f"{texts}, each its content ID, matched exactly (--match similarity: as RAGAS's "
+            "NonLLMContextRecall)"
+        )
 
 
 def reviewed(args: argparse.Namespace) -> Any:
@@ -163,6 +171,7 @@ def record_spot_check(
     from ..core.analysis.sampling import default_name
     from ..core.common.text import visible
     from ..core.review.records import JournalError, SpotCheck, utc_now
+    from ..core.runs.mapping import reading_of
 
     name = args.name or default_name(sample.view, len(sample.ids))
     earlier = review.spot_checks.get(name)
@@ -176,7 +185,8 @@ def record_spot_check(
         return EXIT_UNREADABLE
     if not same:  # drawing the same sample again records nothing new
         record = SpotCheck(name, sample.view, sample.filter, sample.seed, sample.population, len(sample.ids),
-                           sample.ids, review.reviewer, utc_now())  # fmt: skip
+                           sample.ids, review.reviewer, utc_now(),
+                           reading=reading_of(review.store.field_map))  # fmt: skip
         record.strata, record.margin = sample.strata, sample.margin
         try:
             review.add_spot_check(record)

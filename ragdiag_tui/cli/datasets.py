@@ -56,6 +56,16 @@ Call = Callable[[Any, Any, dict[str, Any], Path | None], int]
 """A command's work given (engine module, dataset, engine options, output file or None)."""
 
 
+def _say_where_texts_match(args: argparse.Namespace) -> None:
+    """RAGAS's similarity is not SQL: say that the engine leaves it to the local loader."""
+    match = args.field_map.text_match if args.field_map is not None else None
+    if match is not None and match.mode == "similarity":
+        where = (
+            "row by row in this process, not in SQL" if args.engine == "duckdb" else "in the Python workers"
+        )
+        err(f"--match {match.spec()}: RAGAS's similarity is computed by the local loader, {where}")
+
+
 def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> int:
     """Open the dataset and the engine, check the output file (when the command `writes`
     one), run `call`; whatever stops on the way is one line on stderr and exit 2."""
@@ -69,6 +79,7 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
             _say_left_out(dataset.left_out)
         # As for a run file: said at once when the first file's runs hold none of the rule's fields.
         warn_unmapped(str(dataset.files[0]), args.field_map, args.command, list(args.inputs))
+        _say_where_texts_match(args)
         problem = _refused(args)
         if problem:
             raise DatasetError(problem)

@@ -20,6 +20,26 @@ def _map_spec(spec: str) -> str:
     return spec
 
 
+def _match_spec(spec: str) -> str:
+    from ..core.runs.texts import MatchSpecError, TextMatch
+
+    try:
+        TextMatch.parse(spec)
+    except MatchSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return spec
+
+
+def _threshold(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if number != number or number in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"'{value}' is not a number, as 0.7")
+    return number
+
+
 def add_file(
     parser: argparse.ArgumentParser, names: Sequence[str] = ("file",), *, dataset: bool = False
 ) -> None:
@@ -62,7 +82,31 @@ def add_file(
         metavar="NAME",
         help=f"the field names of a known tool, before any --map ({presets}). Under every preset, "
         "a CSV's ID lists may also be Python list literals (['a', 'b'], as pandas' to_csv writes "
-        "them); under ragas, in JSON too, and integer IDs are read as their decimal strings",
+        "them); under ragas, in JSON too, and integer IDs are read as their decimal strings. "
+        "ragas reads its ID columns when a run has them, else its text columns (reference_contexts, "
+        "retrieved_contexts); deepeval reads context and retrieval_context, as texts",
+    )
+    add_matching(fields)
+
+
+def add_matching(fields: argparse._ArgumentGroup) -> None:
+    """--match (documents given as IDs or texts) and --label-threshold (a score as the label)."""
+    fields.add_argument(
+        "--match",
+        type=_match_spec,
+        metavar="HOW",
+        help="how required documents meet supplied ones: ids (exactly, the default); text (the "
+        "lists hold texts, each a document with a content ID, t: and 16 hex digits of the SHA-256 "
+        "of its NFC text; matched exactly after NFC); similarity[:T] (texts, a required one "
+        "supplied when its best similarity, RAGAS's NonLLMContextRecall comparison, is > T; "
+        "default 0.5)",
+    )
+    fields.add_argument(
+        "--label-threshold",
+        type=_threshold,
+        metavar="T",
+        help="the label field holds a score: correct when the score is >= T, incorrect below; "
+        "a missing or non-numeric score stays the answer-label error",
     )
 
 

@@ -142,7 +142,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if namespace.command in DATASET_COMMANDS:
         resolve_inputs(namespace, parser)
     try:
-        field_map = FieldMap.from_specs(namespace.map, namespace.preset)
+        field_map = FieldMap.from_specs(
+            namespace.map, namespace.preset, namespace.match, namespace.label_threshold
+        )
     except MapSpecError as exc:  # pragma: no cover - each spec was checked while parsing
         parser.error(str(exc))
     namespace.field_map = field_map or None

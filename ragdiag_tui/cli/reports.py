@@ -60,6 +60,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..core.analysis.stats import format_table, review_stats, stats_document
     from ..core.review.records import JournalError
     from ..core.review.tags import TagsError
+    from ..core.runs.mapping import reading_of
 
     try:
         tags = load_tag_set(args)
@@ -79,6 +80,9 @@ def run_stats(args: argparse.Namespace) -> int:
         reports = spot_check_reports(review, tags)
         agreement = review_agreement(review)
         print(format_table(stats, args.file))
+        reading = reading_of(review.store.field_map)
+        if reading:
+            print("\n" + "\n".join(f"  read as: {line}" for line in reading))
         if reports:
             print("\n" + format_spot_checks(reports, tags))
         print("\n  agreement between reviewers\n" + "\n".join(format_agreement(agreement)))

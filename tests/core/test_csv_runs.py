@@ -22,6 +22,7 @@ from ragdiag_tui.core.runs.loading import (
 )
 from ragdiag_tui.core.runs.mapping import PRESETS, FieldMap
 from ragdiag_tui.core.runs.store import RunStore
+from ragdiag_tui.core.runs.texts import content_id
 
 REPO = Path(__file__).resolve().parents[2]
 CSV_SAMPLE = REPO / "sample_runs" / "runs.csv"
@@ -331,9 +332,13 @@ def test_id_lists_written_by_pandas_load_under_every_preset(tmp_path: Path, pres
     path = write(tmp_path, PANDAS_LISTS.format(**PRESETS[preset]))
     first, second = load(path, FieldMap.from_specs(["correct=ok"], preset=preset))
     assert isinstance(first, Run) and isinstance(second, Run), (first, second)
-    assert (first.required, first.context) == (["doc-1", "doc-2"], ["doc-1"])
-    assert (second.required, second.context) == (["doc-3"], ["doc-3", "doc-4"])
-    assert first.diagnosis == {"stage": "retrieval", "missing": ["doc-2"]}
+
+    def ids(docs: list[str]) -> list[str]:  # deepeval's documents are texts: each its content ID
+        return [content_id(doc) for doc in docs] if preset == "deepeval" else docs
+
+    assert (first.required, first.context) == (ids(["doc-1", "doc-2"]), ids(["doc-1"]))
+    assert (second.required, second.context) == (ids(["doc-3"]), ids(["doc-3", "doc-4"]))
+    assert first.diagnosis == {"stage": "retrieval", "missing": ids(["doc-2"])}
     assert second.diagnosis == {"stage": "generation", "missing": []}
 
 

@@ -108,7 +108,7 @@ def test_a_later_spec_for_the_same_field_wins() -> None:
 
 
 def test_an_unknown_preset_names_the_presets() -> None:
-    with pytest.raises(MapSpecError, match="unknown preset 'langfuse'; presets: llamaindex, ragas"):
+    with pytest.raises(MapSpecError, match="unknown preset 'langfuse'; presets: deepeval, llamaindex, ragas"):
         FieldMap.from_specs(preset="langfuse")
 
 

@@ -56,9 +56,15 @@ def reason(diagnosis: Mapping[str, Any], label: bool | None, raw_label: object =
             "nothing can be attributed to retrieval or generation."
         )
     if diagnosis.get("error") == LABEL_ERROR:
+        scored = raw_label.__class__ in (int, float) and raw_label == raw_label  # a score, not NaN
         return (
             "Without a Boolean staff label, the evaluator cannot call the answer "
             f"correct or incorrect (the label here is {describe_label(raw_label)})."
+            + (
+                " A score? --label-threshold T makes it a label: correct when the score is >= T."
+                if scored
+                else ""
+            )
         )
     if stage == RETRIEVAL and label is True:
         return (

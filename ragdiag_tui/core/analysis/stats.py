@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..common.text import plural, visible
+from ..runs.mapping import reading_of
 from ..runs.metrics import MetricMeans
 from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED
 from ..runs.stages import RULE_STAGE_NAMES
@@ -119,7 +120,13 @@ def stats_document(review: Review, tags: tuple[Tag, ...], stats: Stats | None = 
 
     stats = review_stats(review) if stats is None else stats
     spot_checks = [report.to_json() for report in spot_check_reports(review, tags)]
-    return {**stats.to_json(), "spot_checks": spot_checks, "agreement": review_agreement(review).to_json()}
+    document = {
+        **stats.to_json(),
+        "spot_checks": spot_checks,
+        "agreement": review_agreement(review).to_json(),
+    }
+    reading = reading_of(review.store.field_map)  # how the file was read: texts, a score's threshold
+    return {**document, "reading": list(reading)} if reading else document
 
 
 def format_table(stats: Stats, name: str) -> str:

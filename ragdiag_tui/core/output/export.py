@@ -133,7 +133,7 @@ def default_export_path(run_path: str | os.PathLike[str], fmt: str) -> str:
 # -- one run ------------------------------------------------------------------
 
 
-_CLAIMED = ("id", *REVIEW_FIELDS)  # names the export gives its own meaning
+_CLAIMED = ("id", *REVIEW_FIELDS, "label_rule", "required_ids", "context_ids")  # the export's own names
 
 
 def _free_name(key: str, taken: dict[str, Any]) -> str:
@@ -207,8 +207,12 @@ def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
     # With a field map, the file's label is wherever the map reads it from.
     as_read = original if store.field_map is None else store.field_map.apply(original)
     label = review.label(row)
-    if label is not None and store.field_map is not None and "correct" in store.field_map.sources:
-        _write_mapped_label(run, store.field_map.sources["correct"], label)
+    field_map = store.field_map
+    # A score read by --label-threshold stays the score: `correct` and `label_rule` say the rest.
+    mapped = field_map is not None and "correct" in field_map.sources and field_map.label_threshold is None
+    if label is not None and mapped:
+        _write_mapped_label(run, field_map.sources["correct"], label)  # type: ignore[union-attr]
+    run.update(_matching_fields(store, as_read))
     run["correct"] = label
     run["original_correct"] = as_read.get("correct")
     run["label_source"] = review.label_source(row)
@@ -228,6 +232,29 @@ def exported_run(store: RunStore, review: Review, row: int) -> dict[str, Any]:
     ]
     run.update(review.diagnosis(row))
     return run
+
+
+def matching_fields(store: RunStore) -> tuple[str, ...]:
+    """The export's columns that say how the file was read, when it matters: `label_rule`
+    under --label-threshold, and `required_ids` and `context_ids` (the content IDs the rule
+    compared, beside the texts the run keeps) when documents are given as texts."""
+    field_map = store.field_map
+    if field_map is None:
+        return ()
+    names = ("label_rule",) if field_map.label_threshold is not None else ()
+    if field_map.text_match is not None or field_map.text_sources:
+        names += ("required_ids", "context_ids")
+    return names
+
+
+def _matching_fields(store: RunStore, as_read: dict[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for name in matching_fields(store):
+        if name == "label_rule":
+            fields[name] = store.field_map.label_rule()  # type: ignore[union-attr]
+        else:
+            fields[name] = as_read.get(name.removesuffix("_ids"))
+    return fields
 
 
 # -- JSON -----------------------------------------------------------------------
@@ -272,7 +299,7 @@ def _csv_header(store: RunStore, rows: Sequence[int]) -> list[str]:
     if label_source is not None:  # a run without it gains it when a reviewer labels it
         names.setdefault(label_source)
     names.update(dict.fromkeys(_nested_sources(store)))
-    return [*names, *REVIEW_FIELDS]
+    return [*names, *matching_fields(store), *REVIEW_FIELDS]
 
 
 def _nested_sources(store: RunStore) -> list[str]:

@@ -153,6 +153,9 @@ class SpotCheck:
 
     `population` is how many runs the view held when drawn, `size` how many were
     asked for, `ids` the run ids drawn, in sample order. The latest record of a name wins.
+    `reading` says how the file was read when drawn, where it departs from IDs and boolean
+    labels (`FieldMap.reading`: a score's threshold, documents as texts), so a conclusion
+    always says what "correct" meant.
     A sample is a set: an id repeated (a hand-edited or merged record) is one run
     (`runs`), and `doubts` says so, as it does a `size` its ids disagree with.
     """
@@ -167,6 +170,7 @@ class SpotCheck:
     reviewer: str
     at: str
     line: int = 0
+    reading: tuple[str, ...] = ()
     kind: str = field(default=SPOT_CHECK, init=False)
     strata: Strata | None = None  # a stratified spot-check: its field, allocation and strata
     margin: float | None = None  # the +-margin it was planned for, and may stop at (sequential mode)
@@ -208,6 +212,7 @@ class SpotCheck:
                 "ids": list(self.ids),
                 "reviewer": self.reviewer,
                 "at": self.at,
+                **({"reading": list(self.reading)} if self.reading else {}),
             }
             | ({} if self.margin is None else {"margin": self.margin})
             | ({} if self.strata is None else self.strata.to_json())
@@ -314,6 +319,7 @@ def parse_record(text: str, line: int = 0) -> Record:
             reviewer,
             at,
             line,
+            _strings(data, "reading"),
         )
         spot_check.strata, spot_check.margin = _strata(data), _margin(data)
         moment(at)  # refused unless a timestamp with a zone

@@ -59,6 +59,7 @@ from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
 from .store import RunStore
+from .texts import Nearest, content_id
 
 DOC_FIELDS = ("id", "text")
 RUN_TEXT_FIELDS = {"context": "retrieved_contexts", "required": "reference_contexts"}
@@ -622,11 +623,16 @@ def run_texts(store: RunStore, row: int) -> dict[str, str]:
     RAGAS's `retrieved_contexts` and `reference_contexts` are read position by position
     beside the supplied and the required IDs, when a list has exactly as many strings as
     its ID list has IDs; otherwise that list is ignored (the positions cannot be matched).
-    An ID listed twice takes its first text. Empty for an invalid row.
+    An ID listed twice takes its first text. Empty for an invalid row. A run whose documents
+    are given as texts (`--match`, or a preset's text columns) gives each its content ID.
     """
     if not store.is_valid(row):
         return {}
     raw = store.raw(row)
+    given = store.field_map.texts_of(raw) if store.field_map is not None else None
+    if given is not None:  # documents given as texts: each is its own content ID's text
+        _, required, supplied = given
+        return {content_id(text): text for text in (*required, *supplied)}
     fields = store.fields(row)
     texts: dict[str, str] = {}
     for field, text_field in RUN_TEXT_FIELDS.items():
@@ -639,6 +645,21 @@ def run_texts(store: RunStore, row: int) -> dict[str, str]:
         for doc_id, text in zip(ids, values, strict=True):
             texts.setdefault(doc_id, text)
     return texts
+
+
+def nearest_supplied(store: RunStore, row: int, required: str) -> Nearest | None:
+    """For a required text of a run whose documents are texts, and not itself supplied word for
+    word: its best similarity with the run's supplied texts (RAGAS's) and the closest of them.
+    None for a run of IDs, or a text supplied as it is."""
+    if store.field_map is None or not store.is_valid(row):
+        return None
+    given = store.field_map.texts_of(store.raw(row))
+    if given is None:
+        return None
+    match, _, supplied = given
+    if content_id(required) in {content_id(text) for text in supplied}:
+        return None
+    return match.nearest(required, supplied)
 
 
 def document_text(doc_id: str, carried: Mapping[str, str], docs: DocStore | None) -> DocText:

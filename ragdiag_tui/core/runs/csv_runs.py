@@ -134,6 +134,29 @@ def _literal_or_id_list(cell: str) -> list[Any]:
         return literal_id_list(cell)
 
 
+def _text_list(cell: str) -> list[Any]:
+    """A cell of texts (`--match`): a JSON array or a Python list literal, else one text."""
+    if not cell:
+        return []
+    if cell.lstrip()[:1] in ("[", "("):
+        try:
+            return _literal_or_id_list(cell)
+        except ValueError:
+            pass
+    return [restore(cell)]
+
+
+def _score_label(cell: str) -> bool | float | str | None:
+    """A label cell under `--label-threshold`: a decimal number is the score; else as `_label`."""
+    try:
+        return float(cell) if cell.strip() and cell.strip().lower() not in _NOT_SCORES else _label(cell)
+    except ValueError:
+        return _label(cell)
+
+
+_NOT_SCORES = ("nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity")
+
+
 def _label(cell: str) -> bool | str | None:
     lowered = cell.lower()
     if lowered == "true":
@@ -255,6 +278,9 @@ class CsvRunReader:
                 raise CsvHeaderError(f"the header names the column '{column}' twice")
             seen.add(column)
         required = field_map.source("required")
+        texts = field_map.text_sources
+        if required not in seen and texts.get("required") in seen:
+            required = texts["required"]
         if required not in seen:
             shown = ", ".join(f"'{c}'" for c in columns[:12]) + (", ..." if len(columns) > 12 else "")
             raise CsvHeaderError(
@@ -264,7 +290,10 @@ class CsvRunReader:
         # What each column's cells become, and which run field it feeds (for errors).
         readers: dict[str, tuple[Callable[[str], Any], str]] = {}
         id_list = _literal_or_id_list if field_map.literal_lists else _id_list
-        for field, read in (("id", _optional), ("correct", _label), ("context", id_list)):
+        if field_map.text_match is not None:
+            id_list = _text_list
+        label = _label if field_map.label_threshold is None else _score_label
+        for field, read in (("id", _optional), ("correct", label), ("context", id_list)):
             readers[field_map.source(field)] = (read, field)
         readers[required] = (id_list, "required")
         self._readers = [readers.get(column) for column in columns]

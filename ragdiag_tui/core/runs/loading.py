@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from ..common.jsonutil import DECODER, decode_exact, dumps
-from . import csv_runs, parquet_runs, split_read
+from . import csv_runs, parquet_runs, split_read, text_cache
 from .detect import FileError, detect, value_end
 from .mapping import FieldMap
 from .rule import InvalidRun, as_diagnosis, outcome
 from .stages import STAGE_CODE
+from .texts import SIMILARITY
 
 if TYPE_CHECKING:
     from .models import RunFields
@@ -463,6 +464,18 @@ def read_runs(
     name = os.fspath(path)
     handle, total = _open_checked(name)
     builder = RecordBuilder(field_map, sink)
+    match = field_map.text_match if field_map is not None else None
+    if match is not None and match.mode == SIMILARITY:
+        text_cache.read_cache(name, match)
+    yield from _read_records(handle, name, builder, progress, total, split)
+    if match is not None and match.mode == SIMILARITY:
+        text_cache.write_cache(name, match)
+
+
+def _read_records(
+    handle: Any, name: str, builder: RecordBuilder, progress: Progress | None, total: int, split: bool
+) -> Iterator[Record]:
+    sink, field_map = builder.sink, builder.field_map
     with handle:
         if parquet_runs.is_parquet(handle.peek(len(parquet_runs.MAGIC))):
             yield from _read_parquet(handle, name, builder, progress, total)
@@ -721,7 +734,9 @@ def _read_array(text: str, index: int, builder: RecordBuilder, in_object: bool) 
             yield LoadError(line, INVALID_JSON, _parse_error(exc))
         else:
             if is_cases is None:
-                is_cases = isinstance(obj, dict) and "input" in obj and "required" not in obj
+                # A case file holds runs under `input`; DeepEval's `input` is a question.
+                required = builder.field_map.source("required") if builder.field_map else "required"
+                is_cases = isinstance(obj, dict) and "input" in obj and required not in obj
             record = _element_record(builder, line, obj, text[index:end], is_cases)
             if record is not None:
                 yield record

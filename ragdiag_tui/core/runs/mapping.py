@@ -32,11 +32,13 @@ help before anything heavy is loaded.
 from __future__ import annotations
 
 import ast
+import contextlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .rule import InvalidRun, json_type_name
+from .texts import MatchSpecError, TextMatch
 
 MAPPABLE = ("id", "required", "context", "correct", "question", "answer")
 """The fields a map may name, in the order they are described."""
@@ -51,8 +53,23 @@ PRESETS: dict[str, dict[str, str]] = {
     },
     # LlamaIndex retrieval evaluation results (RetrievalEvalResult): no answer label.
     "llamaindex": {"required": "expected_ids", "context": "retrieved_ids", "question": "query"},
+    # DeepEval test cases and goldens (LLMTestCase, Golden): documents as texts only.
+    "deepeval": {
+        "required": "context",
+        "context": "retrieval_context",
+        "question": "input",
+        "answer": "actual_output",
+    },
 }
 """Named maps, one line each: preset name -> {field: source}."""
+
+TEXT_PRESETS: dict[str, dict[str, str]] = {
+    # RAGAS's text columns, read when the file has no ID column (`reference_contexts`, ...).
+    "ragas": {"required": "reference_contexts", "context": "retrieved_contexts"},
+    # DeepEval test cases and goldens: `context` is the ideal retrieval, as texts.
+    "deepeval": {"required": "context", "context": "retrieval_context"},
+}
+"""Per preset, where the documents are when they are given as texts."""
 
 LENIENT_ID_PRESETS = frozenset({"ragas"})
 """Presets whose ID lists may be Python literals anywhere and hold integers (read as decimal strings).
@@ -181,6 +198,48 @@ def lenient_ids(value: Any) -> Any:
     return value
 
 
+def reading_of(field_map: FieldMap | None) -> tuple[str, ...]:
+    """`field_map.reading()`, or nothing without a map."""
+    return tuple(field_map.reading()) if field_map is not None else ()
+
+
+def _text_list(value: Any, source: str, field: str) -> Any:
+    """A preset's text column as a list of texts (a Python literal parsed); else an error naming it."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("[", "("):
+        with contextlib.suppress(ValueError):  # not a literal: the error below names the column
+            value = literal_id_list(value)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise MappedFieldError(source, field, f"expected a list of texts, got {json_type_name(value)}")
+    for position, item in enumerate(value):
+        if not isinstance(item, str):
+            raise MappedFieldError(
+                source, field, f"item {position} is {json_type_name(item)}, expected a text"
+            )
+    return value
+
+
+def _all_texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def score_label(value: Any, threshold: float) -> Any:
+    """A numeric label as the rule's label: True when `value >= threshold`, False below.
+
+    Only numbers are read: a JSON boolean stays the label it is, and anything else
+    (null, text, NaN) is left as it is, so the rule gives `answer-label`.
+    """
+    if value.__class__ in (int, float) and value == value:
+        return value >= threshold
+    return value
+
+
+def label_rule(source: str, threshold: float) -> str:
+    """'correct = answer_correctness >= 0.7': the label rule in force, written out."""
+    return f"correct = {source} >= {threshold:g}"
+
+
 def parse_spec(spec: str) -> tuple[str, str]:
     """`FIELD=SOURCE` as (field, source). Raises MapSpecError with the valid fields."""
     field, sep, source = spec.partition("=")
@@ -202,12 +261,24 @@ class FieldMap:
         *,
         lenient_ids: bool = False,
         literal_lists: bool = False,
+        text_match: TextMatch | None = None,
+        text_sources: Mapping[str, str] | None = None,
+        label_threshold: float | None = None,
     ) -> None:
         # lenient_ids: ID lists may be Python literals and integers read as text (`ragas`).
         self.lenient_ids = lenient_ids
         # literal_lists: a CSV's ID-list cells may be Python literals, as pandas writes lists (any preset).
         self.literal_lists = literal_lists or lenient_ids
         self.preset: str | None = None
+        # text_match: `required` and `context` are lists of texts, matched so (`texts`).
+        self.text_match = text_match
+        # text_sources: where the texts are for a run with neither ID list (a preset's fallback).
+        self.text_sources: dict[str, str] = dict(text_sources or {})
+        self._text_paths = {field: SourcePath.parse(source) for field, source in self.text_sources.items()}
+        self._fallback_match = TextMatch() if self.text_sources else None
+        self.texts_read = False  # whether a run was read from the preset's texts (`reading`)
+        # label_threshold: a numeric label is correct when at least this (`score_label`).
+        self.label_threshold = label_threshold
         self.sources: dict[str, str] = {}
         self._paths: dict[str, SourcePath] = {}
         for field, source in (sources or {}).items():
@@ -217,22 +288,49 @@ class FieldMap:
             self._paths[field] = SourcePath.parse(source)
 
     @classmethod
-    def from_specs(cls, specs: Iterable[str] = (), preset: str | None = None) -> FieldMap:
-        """A preset, then `FIELD=SOURCE` specs over it (a later spec for a field wins)."""
+    def from_specs(
+        cls,
+        specs: Iterable[str] = (),
+        preset: str | None = None,
+        match: str | None = None,
+        label_threshold: float | None = None,
+    ) -> FieldMap:
+        """A preset, then `FIELD=SOURCE` specs over it (a later spec for a field wins);
+        `match` (`--match`: ids, text, similarity[:T]) and `--label-threshold` with them."""
         sources: dict[str, str] = {}
+        try:
+            text_match = TextMatch.parse(match) if match else None
+        except MatchSpecError as exc:
+            raise MapSpecError(str(exc)) from None
+        fallback: dict[str, str] = {}
         if preset is not None:
             if preset not in PRESETS:
                 raise MapSpecError(f"unknown preset '{preset}'; presets: {', '.join(sorted(PRESETS))}")
             sources.update(PRESETS[preset])
+            texts = TEXT_PRESETS.get(preset, {})
+            if text_match is not None or (texts and texts.items() <= PRESETS[preset].items()):
+                sources.update(texts)
+                text_match = text_match or TextMatch()
+            elif match is None:
+                fallback.update(texts)
         for spec in specs:
             field, source = parse_spec(spec)
+            if sources.get(field) != source:  # mapped elsewhere: the preset's texts are not its
+                fallback.pop(field, None)
             sources[field] = source
-        field_map = cls(sources, lenient_ids=preset in LENIENT_ID_PRESETS, literal_lists=preset is not None)
+        field_map = cls(
+            sources,
+            lenient_ids=preset in LENIENT_ID_PRESETS,
+            literal_lists=preset is not None or text_match is not None,
+            text_match=text_match,
+            text_sources=fallback if len(fallback) == len(ID_LIST_FIELDS) else None,
+            label_threshold=label_threshold,
+        )
         field_map.preset = preset
         return field_map
 
     def __bool__(self) -> bool:
-        return bool(self.sources)
+        return bool(self.sources) or self.text_match is not None or self.label_threshold is not None
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -240,6 +338,9 @@ class FieldMap:
             and other.sources == self.sources
             and other.lenient_ids == self.lenient_ids
             and other.literal_lists == self.literal_lists
+            and other.text_match == self.text_match
+            and other.text_sources == self.text_sources
+            and other.label_threshold == self.label_threshold
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -256,7 +357,36 @@ class FieldMap:
         args: list[str] = ["--preset", self.preset] if self.preset else []
         for field, source in self.sources.items():
             args += ["--map", f"{field}={source}"]
+        if self.text_match is not None:
+            args += ["--match", self.text_match.spec()]
+        elif self.preset and not self.text_sources and TEXT_PRESETS.get(self.preset):
+            args += ["--match", "ids"]
+        if self.label_threshold is not None:
+            args += ["--label-threshold", repr(self.label_threshold)]
         return args
+
+    def reading(self) -> list[str]:
+        """How this map reads a run where it departs from IDs and boolean labels, a line each
+        (shown with every figure and label: the summary, stats, the report, export)."""
+        lines = []
+        if self.text_match is not None:
+            lines.append(f"documents: {self.text_match.describe()}")
+        elif self.texts_read:
+            texts = ", ".join(self.text_sources[field] for field in ID_LIST_FIELDS)
+            lines.append(
+                f"documents: the texts of {texts} where a run has no ID lists (content IDs t:...), "
+                "matched exactly (after Unicode NFC)"
+            )
+        rule = self.label_rule()
+        if rule is not None:
+            lines.append(f"label: {rule} (below: incorrect; no number: the answer-label error)")
+        return lines
+
+    def label_rule(self) -> str | None:
+        """What "correct" means under `--label-threshold`, in words; None without it."""
+        if self.label_threshold is None:
+            return None
+        return label_rule(self.source("correct"), self.label_threshold)
 
     def source(self, field: str) -> str:
         """Where `field` is read from: its source, or the field's own name when unmapped."""
@@ -280,7 +410,57 @@ class FieldMap:
                 out.pop(field, None)
             else:
                 out[field] = lenient_ids(value) if self.lenient_ids and field in ID_LIST_FIELDS else value
+        match = self.text_match
+        if match is None and self._fallback_match is not None and self._reads_texts(out):
+            match = self._fallback_match
+            self.texts_read = True
+        if match is not None:
+            out["required"], out["context"] = match.ids(out.get("required"), out.get("context"))
+            for field in ID_LIST_FIELDS:
+                if out[field] is None:
+                    del out[field]
+        if self.label_threshold is not None and "correct" in out:
+            out["correct"] = score_label(out["correct"], self.label_threshold)
         return out
+
+    def texts_of(self, obj: Any) -> tuple[TextMatch, list[str], list[str]] | None:
+        """A run's documents as texts, (the match, required texts, supplied texts), when
+        this map reads them as texts; None for a run of IDs (or one that cannot be read)."""
+        if not isinstance(obj, dict) or (self.text_match is None and self._fallback_match is None):
+            return None
+        try:
+            out = dict(obj)
+            for field, path in self._paths.items():
+                if field in ID_LIST_FIELDS:
+                    value = path.read(obj)
+                    out[field] = None if value is _ABSENT else value
+                    if self.lenient_ids and out[field] is not None:
+                        out[field] = lenient_ids(out[field])
+            match = self.text_match
+            if match is None and self._fallback_match is not None and self._reads_texts(out):
+                match = self._fallback_match
+        except (_PathError, MappedFieldError):
+            return None
+        lists = [out.get(field) or [] for field in ID_LIST_FIELDS]
+        if match is None or not all(_all_texts(value) for value in lists):
+            return None
+        return match, lists[0], lists[1]
+
+    def _reads_texts(self, out: dict[str, Any]) -> bool:
+        """Whether a run has neither ID list but the preset's texts: they are read instead."""
+        if any(out.get(field) is not None for field in ID_LIST_FIELDS):
+            return False
+        found = False
+        for field, path in self._text_paths.items():
+            try:
+                value = path.read(out)
+            except _PathError as exc:
+                raise MappedFieldError(path.source, field, str(exc)) from None
+            if value is not _ABSENT:
+                value = _text_list(value, path.source, field)
+                out[field] = value
+                found = found or value is not None
+        return found
 
     def renamed(self, error: InvalidRun) -> InvalidRun:
         """A validation error on a mapped field, restated to name its source."""

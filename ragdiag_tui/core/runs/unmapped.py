@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..common.jsonutil import decode
 from .loading import Run, read_runs
-from .mapping import PRESETS, FieldMap, MappedFieldError
+from .mapping import PRESETS, FieldMap, MappedFieldError, literal_id_list
 
 if TYPE_CHECKING:
     from .store import RunStore
@@ -33,7 +33,7 @@ SHOWN_KEYS = 8  # keys listed inside one object
 HINTS = {
     "required": ("required", "gold", "reference", "expected", "relevant", "truth", "needed"),
     "context": ("context", "retrieved", "supplied", "hits", "passages", "documents", "docs", "chunks"),
-    "correct": ("correct", "label", "verdict", "judgement", "judgment", "accurate", "pass"),
+    "correct": ("correct", "label", "verdict", "judgement", "judgment", "accurate", "pass", "score"),
 }
 
 
@@ -46,6 +46,16 @@ class Unmapped:
     whole_file: bool  # whether those were all the file's runs
     fields: tuple[str, ...]  # the fields of its first runs, an object's keys inside {}
     suggestion: tuple[str, ...]  # `--preset NAME` or `--map FIELD=SOURCE` arguments
+    texts: tuple[str, ...] = ()  # fields holding lists of texts (documents given as texts)
+
+    def texts_line(self) -> str:
+        """What to say of the fields that hold documents as texts ("" when none do)."""
+        if not self.texts:
+            return ""
+        return (
+            f"its runs hold documents as texts in {', '.join(self.texts)}: --preset ragas, "
+            "--preset deepeval or --match text (or similarity) reads them"
+        )
 
     def headline(self) -> str:
         runs = "no run" if self.whole_file else f"none of the first {self.looked_at} runs"
@@ -57,9 +67,11 @@ class Unmapped:
     def lines(self, command: str = "review", files: Sequence[str] = ()) -> list[str]:
         """The message, a line each: what is wrong, the fields found, how to map them
         (`files`: the command's run files, when not this file alone, as `compare OLD NEW`)."""
+        texts = self.texts_line()
         return [
             self.headline(),
             f"  its runs' fields: {', '.join(self.fields) or 'none'}",
+            *([f"  {texts}"] if texts else []),
             "  say where the rule's fields are with --map FIELD=SOURCE or --preset NAME, for example:",
             f"    {self.command_line(command, files)}",
         ]
@@ -67,8 +79,9 @@ class Unmapped:
     def paragraph(self, command: str = "review") -> str:
         """The message as one paragraph, for a notification."""
         fields = ", ".join(self.fields) or "none"
+        texts = f" Its {self.texts_line().removeprefix('its ')}." if self.texts else ""
         return (
-            f"{self.headline()}. Its runs' fields: {fields}. Say where the rule's fields are with "
+            f"{self.headline()}. Its runs' fields: {fields}.{texts} Say where the rule's fields are with "
             f"--map FIELD=SOURCE or --preset NAME, for example: {self.command_line(command)}"
         )
 
@@ -118,7 +131,30 @@ def unmapped_among(
     if not runs or any(_has_rule_field(run, field_map) for run in runs):
         return None
     shown = runs[:SHOWN_RUNS]
-    return Unmapped(path, len(runs), whole_file, _describe_fields(shown), _suggest(shown, field_map))
+    texts = _text_fields(shown)
+    suggestion = _suggest(shown, field_map)
+    if (
+        texts
+        and "--preset" not in suggestion
+        and any(f"={name}" in arg for arg in suggestion for name in texts)
+    ):
+        suggestion += ("--match", "text")
+    return Unmapped(path, len(runs), whole_file, _describe_fields(shown), suggestion, texts)
+
+
+def _text_fields(runs: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The top-level fields holding lists of texts (an item with a space in it), in order."""
+    found: dict[str, None] = {}
+    for run in runs:
+        for name, value in run.items():
+            if isinstance(value, str) and value.lstrip()[:1] == "[":
+                try:
+                    value = literal_id_list(value)
+                except ValueError:
+                    continue
+            if isinstance(value, list) and any(isinstance(item, str) and " " in item for item in value):
+                found[name] = None
+    return tuple(found)
 
 
 def _run_objects(records: Iterable[Any]) -> Iterator[dict[str, Any]]:
@@ -177,6 +213,9 @@ def _suggest(runs: list[dict[str, Any]], field_map: FieldMap | None) -> tuple[st
         args += ["--map", f"id={nested_id}"] if nested_id else []
     for field in RULE_FIELDS:
         args += ["--map", f"{field}={_likeliest(field, paths)}"]
+    label = paths.get(args[-1].removeprefix("correct="))
+    if label.__class__ in (int, float) and (field_map is None or field_map.label_threshold is None):
+        args += ["--label-threshold", "0.5"]  # a score: the rule needs a threshold to read it
     return tuple(args)
 
 
@@ -201,7 +240,7 @@ def _sources(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _fits(field: str, value: Any) -> bool:
     if field == "correct":
-        return isinstance(value, bool)
+        return isinstance(value, bool) or value.__class__ in (int, float)
     return isinstance(value, list) and all(isinstance(item, (str, int)) for item in value)
 
 

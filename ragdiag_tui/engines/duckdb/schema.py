@@ -16,6 +16,10 @@ where DuckDB would refuse the whole scan. The text columns SQL does not read are
 by pyarrow first (`check_text`); a bad cell in one SQL reads stops the scan
 (`is_bad_text`), and the command runs again with the files that hold one read
 exactly (`read_exactly`, `bad_text_files`): no cost until a file is bad.
+Documents given as texts (`--match text`) are matched in SQL by their content IDs, made as
+`core.runs.texts.content_id` makes them (`sha256(nfc_normalize(text))`), and a score under
+`--label-threshold` is compared in SQL; `--match similarity` and a preset's per-run choice
+of text columns go to the exact path.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import pyarrow.parquet as pq
 
 from ...core.runs.mapping import FieldMap, SourcePath
 from ...core.runs.parquet_runs import JSON_COLUMNS_KEY
+from ...core.runs.texts import CONTENT_ID_HEX, EXACT
 
 
 class Unclean(Exception):
@@ -107,6 +112,29 @@ def _source(schema: pa.Schema, source: str) -> tuple[str, pa.DataType | None]:
     if leaf is None:
         raise Unclean(f"{source}: an item has no {'.'.join(path.each)}")
     return f"list_transform({expr}, lambda __item: {item})", pa.list_(leaf)
+
+
+def content_ids(texts: str) -> str:
+    """A list of texts as their content IDs: 't:' and 16 hex digits of the SHA-256 of the NFC text."""
+    content_id = f"'t:' || substr(sha256(nfc_normalize(__t)), 1, {CONTENT_ID_HEX})"
+    return f"list_transform({texts}, lambda __t: {content_id})"
+
+
+def _label(schema: pa.Schema, source: str, threshold: float | None) -> str:
+    """The label: a boolean column; under --label-threshold, a number >= the threshold (NaN: none)."""
+    label, kind = _source(schema, source)
+    if kind is not None and pa.types.is_boolean(kind):
+        return label
+    if (
+        threshold is not None
+        and kind is not None
+        and (pa.types.is_integer(kind) or pa.types.is_floating(kind))
+    ):
+        score = f"CAST({label} AS DOUBLE)"
+        return f"CASE WHEN isnan({score}) THEN NULL ELSE {score} >= {float(threshold)!r} END"
+    if threshold is not None and kind is not None and pa.types.is_decimal(kind):
+        raise Unclean(f"{source} is {kind}")  # the local loader reads it as Python does
+    return "CAST(NULL AS BOOLEAN)"
 
 
 def _id_list(schema: pa.Schema, source: str) -> str:
@@ -203,6 +231,10 @@ def field_sql(
     except (pa.ArrowException, OSError) as exc:
         raise Unclean(str(exc)) from None
     mapping = field_map or FieldMap()
+    texts = mapping.text_match is not None
+    if mapping.text_sources or (texts and mapping.text_match.mode != EXACT):  # type: ignore[union-attr]
+        # A preset's per-run choice of columns, and RAGAS's similarity: the local loader decides.
+        raise Unclean("documents given as texts matched by similarity, or a preset's text columns")
     sources = {name: mapping.source(name) for name in ("id", "required", "context", "correct")}
     as_json = set(json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]")))
     touched = {source.split(".")[0].removesuffix("[]") for source in sources.values()} | set(fields)
@@ -213,15 +245,17 @@ def field_sql(
         id_expr = "CAST(NULL AS VARCHAR)"
     elif not _is_string(id_kind):
         raise Unclean(f"the id is {id_kind}")
-    label, label_kind = _source(schema, sources["correct"])
-    label = label if label_kind is not None and pa.types.is_boolean(label_kind) else "CAST(NULL AS BOOLEAN)"
+    required, context = _id_list(schema, sources["required"]), _id_list(schema, sources["context"])
+    if texts:  # the content IDs, as `core.runs.texts.content_id` makes them
+        required, context = content_ids(required), content_ids(context)
+    label = _label(schema, sources["correct"], mapping.label_threshold)
     values = tuple(_text(schema, name, filtering) for name in fields)
     if not whole_row:  # last: a file the checks above send to the exact path is not read twice
         check_text(path, schema, skip=frozenset(touched | set(sources.values())))
     return FieldSql(
         f"CAST({id_expr} AS VARCHAR)",
-        _id_list(schema, sources["required"]),
-        _id_list(schema, sources["context"]),
+        required,
+        context,
         label,
         values,
         str(schema.remove_metadata()),

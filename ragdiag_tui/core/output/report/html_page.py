@@ -48,6 +48,7 @@ def _header_html(data: ReportData) -> str:
         ("runs", f"{header.runs:,}" + (f" (and {header.invalid:,} invalid lines)" if header.invalid else "")),
         ("fingerprint", f'<span class="id">blake2b-128 {esc(header.fingerprint)}</span>'),
         ("review journal", f'<span class="id">{esc(header.journal)}</span>'),
+        *(("read as", esc(line)) for line in header.reading),
         ("reviewers", reviewers),
         ("written", esc(header.written)),
         ("tool", f"ragdiag-tui {esc(header.version)}"),

@@ -47,6 +47,7 @@ def render_markdown(data: ReportData, charts: dict[str, str]) -> str:
         + (f" and {header.invalid:,} invalid lines" if header.invalid else ""),
         f"- **fingerprint**: blake2b-128 {md(header.fingerprint)}",
         f"- **review journal**: {md(header.journal)}",
+        *(f"- **read as**: {md(line)}" for line in header.reading),
         f"- **reviewers**: {', '.join(md(name) for name in header.reviewers) or 'none yet'}",
         f"- **written**: {md(header.written)} by ragdiag-tui {md(header.version)}",
         "",

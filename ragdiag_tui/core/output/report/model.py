@@ -53,9 +53,11 @@ class Header:
     reviewers: tuple[str, ...]
     written: str
     version: str
+    reading: tuple[str, ...] = ()  # how the file was read (`FieldMap.reading`): texts, scores
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **({"reading": list(self.reading)} if self.reading else {}),
             "file": self.name,
             "bytes": self.size,
             "runs": self.runs,
@@ -183,6 +185,7 @@ def _header(review: Review, document: dict[str, Any], version: str) -> Header:
         reviewers=tuple(document["agreement"]["reviewers"]),
         written=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=version,
+        reading=tuple(review.store.field_map.reading()) if review.store.field_map is not None else (),
     )
 
 

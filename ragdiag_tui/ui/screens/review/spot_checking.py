@@ -12,6 +12,7 @@ from ....core.analysis.progress import unreviewed_by_me
 from ....core.common.text import visible
 from ....core.review.records import JournalError, SpotCheck, utc_now
 from ....core.review.tags import DEFAULT_TAGS, tag_by_number
+from ....core.runs.mapping import reading_of
 from ...typeahead import focus_now
 from .host import ReviewHost
 from .spot_checks import list_entry
@@ -131,6 +132,7 @@ class SpotChecking:
                 sample.ids,
                 review.reviewer,
                 utc_now(),
+                reading=reading_of(review.store.field_map),
             )
             record.strata, record.margin = sample.strata, sample.margin
             try:

@@ -21,6 +21,7 @@ from .id_lists import shown_ids
 if TYPE_CHECKING:
     from ....core.runs.corpus import DocStore, DocText
     from ....core.runs.store import RunStore
+    from ....core.runs.texts import Nearest
 
 # The documents' module (core.runs.corpus) is loaded when a document is first highlighted:
 # the first frame highlights none.
@@ -66,8 +67,26 @@ def marked(text: str, words: frozenset[str], style: str) -> Content:
     return Content(text, spans)
 
 
-def document_content(found: DocText, kind: str, at: int, count: int, question: frozenset[str]) -> Content:
-    """The panel's text: document `at` (0-based) of `count`, standing as `kind` (a DOC_KINDS key)."""
+MAX_CLOSEST = 6  # lines of the closest supplied text shown under a required text not supplied as it is
+MAX_CLOSEST_CHARS = 600  # and its characters
+
+
+def closest_lines(nearest: Nearest) -> list[Content]:
+    """A required text's best match among the supplied texts: its similarity and its first lines."""
+    if nearest.closest is None:
+        return [field_line("Closest", muted("nothing was supplied"))]
+    shown = shown_lines(nearest.closest, MAX_CLOSEST, MAX_CLOSEST_CHARS, "it goes on")
+    return [
+        field_line("Closest", f"similarity {nearest.similarity:.3f} (RAGAS's), the supplied text:"),
+        Content.assemble(("\n".join(shown), _c("muted")), "\n"),
+    ]
+
+
+def document_content(
+    found: DocText, kind: str, at: int, count: int, question: frozenset[str], nearest: Nearest | None = None
+) -> Content:
+    """The panel's text: document `at` (0-based) of `count`, standing as `kind` (a DOC_KINDS key);
+    `nearest`: a required text's closest supplied text, when documents are given as texts."""
     parts = [
         Content.assemble(
             (f"Document {at + 1} of {count}", _c("heading")),
@@ -85,6 +104,8 @@ def document_content(found: DocText, kind: str, at: int, count: int, question: f
         parts.append(
             Content.assemble((f"The answer was given without this document.{lacked}", _c("missing")), "\n")
         )
+    if nearest is not None:
+        parts.extend(closest_lines(nearest))
     if found.text is None:
         parts.append(field_line("Text", muted(visible(found.reason) or "none")))
         return joined(parts)
@@ -179,7 +200,7 @@ class DocumentPanel:
         painted = (*run, self._at, self.docs, self.docs_status, self.question)
         if painted == self._painted:
             return
-        from ....core.runs.corpus import DocText, document_text
+        from ....core.runs.corpus import DocText, document_text, nearest_supplied
 
         self._painted = painted
         doc_id, kind = current
@@ -187,9 +208,10 @@ class DocumentPanel:
         if found.text is None and self.docs is None and self.docs_status:
             found = DocText(doc_id, None, "", self.docs_status)
         assert self._at is not None
-        self._paint(
-            "run-document-text", document_content(found, kind, self._at, len(self._documents), self.question)
-        )
+        required = kind in ("missing", "present") and found.text is not None
+        nearest = nearest_supplied(*run, found.text) if required and found.text is not None else None
+        content = document_content(found, kind, self._at, len(self._documents), self.question, nearest)
+        self._paint("run-document-text", content)
         shown = (*run, self._at)
         if shown != self._shown:  # a label change keeps the panel where it was scrolled
             self._shown = shown
