@@ -13,7 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.common.text import plural
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, record_spot_check, warn_unmapped
+from .common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    dumps,
+    err,
+    name_taken,
+    record_spot_check,
+    warn_unmapped,
+)
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
 
@@ -166,6 +175,12 @@ ONE_FILE_NOTE = (
 
 
 def run_dataset_sample(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..core.analysis.sample_files import SampleFileError
+    from ..core.common.atomic import WriteRefused
+    from ..core.review.records import JournalError
+    from ..core.runs.loading import FileError
     from ..engines.dataset import is_dataset_input
     from ..engines.results import DATASET_VIEWS, parse_filters
 
@@ -185,18 +200,58 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
 
     def sample(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
-        summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
-                                margin=args.margin or 0.05, seed=args.seed, out=out, **options)  # fmt: skip
+        from ..core.common.publish import Publication
+
         where = f"the {args.view} view" + (f" matching '{_typed(args.filter)}'" if filters else "")
-        if not summary.ids:
-            Path(summary.out).unlink(missing_ok=True)
-            err(f"{dataset.root}: no runs in {where}: nothing to sample")
-            return EXIT_UNREADABLE
+        with Publication() as publication:  # the sample file is renamed into place once all is checked
+            target = publication.add(str(out))
+            earlier = _earlier_spot_checks(args, target)
+            summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
+                                    margin=args.margin or 0.05, seed=args.seed,
+                                    out=Path(publication.temp_for(target)), **options)  # fmt: skip
+            if not summary.ids:
+                err(f"{dataset.root}: no runs in {where}: nothing to sample")
+                return EXIT_UNREADABLE
+            refusal = _redraw_refusal(args, earlier, summary, target)
+            if refusal is not None:
+                err(refusal)
+                return EXIT_UNREADABLE
+            publication.publish()
         if len(dataset.files) == 1 and not is_dataset_input(args.inputs):
             err(ONE_FILE_NOTE.format(file=dataset.names[0]))
-        return _record_sample(args, summary, where)
+        return _record_sample(args, replace(summary, out=target), where)
 
-    return _with_engine(args, sample)
+    try:
+        return _with_engine(args, sample)
+    except (SampleFileError, WriteRefused, JournalError, FileError) as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+
+
+def _earlier_spot_checks(args: argparse.Namespace, target: str) -> dict[str, Any]:
+    """The spot-checks beside an existing sample file at `target` (core.analysis.sample_files)."""
+    from ..core.analysis.sample_files import earlier_spot_checks
+
+    return earlier_spot_checks(target, args.field_map, args.journal)
+
+
+def _redraw_refusal(args: argparse.Namespace, earlier: dict[str, Any], summary: Any, target: str) -> str | None:
+    """Why the draw may not replace the sample file at `target`: its name is taken, or it
+    would orphan the runs of spot-checks recorded there. Asked before anything is written."""
+    from ..core.analysis.sample_files import orphaned
+    from ..core.analysis.sampling import Sample
+
+    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
+    taken = name_taken(args, earlier, sample, target)
+    if taken is not None:
+        return taken
+    lost = orphaned(earlier, summary.ids)
+    if not lost:
+        return None
+    return (
+        f"cannot write {target}: this draw leaves out runs of the spot-checks {', '.join(lost)} recorded "
+        "beside it, whose labels would name runs no longer in the file; choose another -o"
+    )
 
 
 def _files(dataset: Any, kind: str = "") -> str:

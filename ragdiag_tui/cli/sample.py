@@ -115,7 +115,9 @@ def add_sample(command: AddCommand) -> None:
         "--output",
         metavar="SAMPLE",
         help="with a dataset: the JSON Lines run file the sampled runs are written to (every field "
-        "kept), its journal beside it recording the spot-check with the dataset's population",
+        "kept), its journal beside it recording the spot-check with the dataset's population; a file "
+        "already there is replaced only if it is a sample file and this draw keeps every run its "
+        "spot-checks name",
     )
 
 

@@ -28,6 +28,7 @@ from ..review.labels import ReviewerState
 from ..review.records import ADJUDICATION, Entry
 from ..runs.mapping import FieldMap
 from ..runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL
+from ..common.reads import register_read
 from ..runs.store import RunStore
 from .compare import BY_ID, Comparison, ReviewedRun, compare_stores, open_side
 from .filtering import rows_with_stage
@@ -158,6 +159,7 @@ def open_baseline(
 
     Raises loading.FileError or journal.JournalError when OLD cannot be read.
     """
+    register_read(path, "the --baseline run file")  # before the loader calls it the run file
     side = open_side(path, field_map)
     comparison = compare_stores(side.store, new, BY_ID, side.label, new_label)
     offers = find_offers(comparison, side.reviewer_labels, new_reviewed)

@@ -44,6 +44,7 @@ from typing import Any
 import msgspec
 
 from ..common.jsonutil import decode
+from ..common.reads import register_read
 from .corpus_index import DocIndex, DocRun
 from .corpus_json import (
     ID_LIST,
@@ -89,6 +90,7 @@ def check_docs_file(path: str | os.PathLike[str]) -> None:
         raise DocsError(f"{name}: not a regular file")
     if not os.access(name, os.R_OK):
         raise DocsError(f"{name}: cannot read the documents (permission denied)")
+    register_read(name, "the --docs corpus")
 
 
 @dataclass(frozen=True, slots=True)

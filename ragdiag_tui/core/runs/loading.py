@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from ..common.jsonutil import DECODER, decode_exact, dumps
+from ..common.reads import RUN_FILE, register_read
 from . import csv_runs, parquet_runs, split_read, text_cache
 from .detect import FileError, detect, value_end
 from .mapping import FieldMap
@@ -440,6 +441,7 @@ def _open_checked(path: str | os.PathLike[str]) -> tuple[Any, int]:
         what = "is a directory, not a run file" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise FileError(f"{name}: {what}")
     os.set_blocking(fd, True)
+    register_read(name, RUN_FILE, info)
     return os.fdopen(fd, "rb"), info.st_size
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.analysis.filtering import FieldTerm, exact_texts
+from ...core.common.atomic import open_output
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
 from ...core.runs.parquet_runs import plain_row
@@ -135,7 +136,7 @@ def sample(
             candidates += _sql_candidates(con, ds, groups, draw)
     candidates.sort()
     drawn = candidates[: draw_size(n, draw.population, margin)]
-    with open(out, "wb") as handle:
+    with open_output(out) as handle:
         for _, _, _, run_id, payload in drawn:
             handle.write(_run_line(payload, run_id, mapping) + b"\n")
     ids = tuple(run_id for _, _, _, run_id, _ in drawn)

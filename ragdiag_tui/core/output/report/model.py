@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ...analysis.compare import compare_stores, open_side
 from ...analysis.spotcheck import SpotCheckReport, sampled_rows, spot_check_reports
 from ...analysis.stats import review_stats, stats_document
+from ...common.reads import register_read
 from ...review.postgres.store import fingerprint
 from ...review.tags import Tag
 from .evidence import Cut, EvidenceCard, evidence_cards, is_overturned
@@ -227,6 +228,7 @@ def _baseline(review: Review, options: ReportOptions) -> Baseline | None:
     """`compare --json OLD FILE`, with this review as NEW (its labels in force)."""
     if options.baseline is None:
         return None
+    register_read(options.baseline, "the --baseline run file")  # before the loader calls it the run file
     old = open_side(options.baseline, options.field_map, options.use_journal, options.journal_spec)
     result = compare_stores(old.store, review.store, "id", old.label, review.label)
     warnings = tuple(line for line in (old.applied, *old.warnings) if line)
