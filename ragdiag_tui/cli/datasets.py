@@ -235,7 +235,9 @@ def _earlier_spot_checks(args: argparse.Namespace, target: str) -> dict[str, Any
     return earlier_spot_checks(target, args.field_map, args.journal)
 
 
-def _redraw_refusal(args: argparse.Namespace, earlier: dict[str, Any], summary: Any, target: str) -> str | None:
+def _redraw_refusal(
+    args: argparse.Namespace, earlier: dict[str, Any], summary: Any, target: str
+) -> str | None:
     """Why the draw may not replace the sample file at `target`: its name is taken, or it
     would orphan the runs of spot-checks recorded there. Asked before anything is written."""
     from ..core.analysis.sample_files import orphaned

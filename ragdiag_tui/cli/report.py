@@ -86,8 +86,8 @@ def _write(args: argparse.Namespace) -> int:
     from ..core.output.report import ReportError, ReportOptions, build_report, write_report
     from ..core.review.records import JournalError
     from ..core.review.tags import TagsError
-    from ..core.runs.loading import FileError
     from ..core.runs.corpus import DocsError
+    from ..core.runs.loading import FileError
 
     try:
         tags = load_tag_set(args)

@@ -21,8 +21,13 @@ REPORT_INPUTS = ["--baseline", "{baseline}", "--docs", "{docs}", "--tags", "{tag
 def report(suffix: str) -> Argv:
     def argv(files: dict[str, Path], target: Path) -> list[str]:
         named = {key: str(path) for key, path in files.items()}
-        return ["report", named["run"], "-o", str(target.with_suffix(suffix)) if target.suffix != suffix
-                else str(target), *(part.format(**named) for part in REPORT_INPUTS)]  # fmt: skip
+        return [
+            "report",
+            named["run"],
+            "-o",
+            str(target.with_suffix(suffix)) if target.suffix != suffix else str(target),
+            *(part.format(**named) for part in REPORT_INPUTS),
+        ]
 
     return argv
 
@@ -38,12 +43,35 @@ COMMANDS: dict[str, tuple[Argv, tuple[str, ...]]] = {
     "report .html": (report(".html"), ("run", "journal", "baseline", "docs", "tags")),
     "report .md": (report(".md"), ("run", "journal", "baseline", "docs", "tags")),
     "sample dataset": (
-        lambda f, t: ["sample", str(f["lake"].parent), "--engine", "duckdb", "--view", "all", "-n", "2",
-                      "--seed", "1", "-o", str(t)],  # fmt: skip
+        lambda f, t: [
+            "sample",
+            str(f["lake"].parent),
+            "--engine",
+            "duckdb",
+            "--view",
+            "all",
+            "-n",
+            "2",
+            "--seed",
+            "1",
+            "-o",
+            str(t),
+        ],
         ("lake",),
     ),
     "sample --journal": (
-        lambda f, t: ["sample", str(f["run"]), "--view", "all", "-n", "2", "--seed", "5", "--journal", str(t)],
+        lambda f, t: [
+            "sample",
+            str(f["run"]),
+            "--view",
+            "all",
+            "-n",
+            "2",
+            "--seed",
+            "5",
+            "--journal",
+            str(t),
+        ],
         ("run",),
     ),
     "merge --journal": (

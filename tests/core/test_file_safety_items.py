@@ -25,9 +25,9 @@ def test_a_registered_file_is_refused_through_a_symlink_and_a_hard_link(tmp_path
     forget_reads()
     register_read(corpus, "the --docs corpus")
     for name in ("docs.jsonl", "link", "hard"):
-        with pytest.raises(WriteRefused, match=f"cannot write .*{name}: it is the --docs corpus"):
-            with open_output(tmp_path / name) as out:
-                out.write(b"x")
+        refused = pytest.raises(WriteRefused, match=f"cannot write .*{name}: it is the --docs corpus")
+        with refused, open_output(tmp_path / name) as out:
+            out.write(b"x")
     assert corpus.read_text(encoding="utf-8") == "{}\n"
     forget_reads()
     assert read_as(corpus) is None

@@ -31,7 +31,9 @@ TARGETS = st.one_of(
     st.tuples(st.just("fresh"), st.sampled_from(["out", "other"])),
     st.tuples(st.sampled_from(["direct", "symlink", "chart"]), st.sampled_from(INPUTS)),
 )
-STEPS = st.lists(st.tuples(st.sampled_from(sorted(COMMANDS)), TARGETS, st.integers(1, 4)), min_size=1, max_size=5)
+STEPS = st.lists(
+    st.tuples(st.sampled_from(sorted(COMMANDS)), TARGETS, st.integers(1, 4)), min_size=1, max_size=5
+)
 _folders = itertools.count()
 
 
@@ -42,14 +44,49 @@ def _argv(command: str, files: dict[str, Path], out: str, n: int) -> list[str]:
     if command == "diagnose":
         return ["diagnose", run, "-o", out]
     if command.startswith("report"):
-        return ["report", run, "-o", out, "--baseline", str(files["baseline"]), "--docs", str(files["docs"]),
-                "--tags", str(files["tags"])]  # fmt: skip
+        return [
+            "report",
+            run,
+            "-o",
+            out,
+            "--baseline",
+            str(files["baseline"]),
+            "--docs",
+            str(files["docs"]),
+            "--tags",
+            str(files["tags"]),
+        ]
     if command == "sample":
-        return ["sample", run, "--view", "all", "-n", str(n), "--seed", str(n), "--journal", str(files["custom"])]
+        return [
+            "sample",
+            run,
+            "--view",
+            "all",
+            "-n",
+            str(n),
+            "--seed",
+            str(n),
+            "--journal",
+            str(files["custom"]),
+        ]
     if command == "merge":
         return ["merge", run, str(files["bob"])]
-    return ["sample", str(files["lake"].parent), "--engine", "duckdb", "--view", "all", "-n", str(n),
-            "--seed", "3", "--name", f"s{n}", "-o", out]  # fmt: skip
+    return [
+        "sample",
+        str(files["lake"].parent),
+        "--engine",
+        "duckdb",
+        "--view",
+        "all",
+        "-n",
+        str(n),
+        "--seed",
+        "3",
+        "--name",
+        f"s{n}",
+        "-o",
+        out,
+    ]
 
 
 def _target(root: Path, files: dict[str, Path], command: str, target: tuple[str, str]) -> str:

@@ -126,8 +126,23 @@ def test_a_fifo_output_is_refused_before_it_is_opened(lake: Path, tmp_path: Path
     os.mkfifo(fifo)
     # A FIFO nobody reads: opening it to write would block; the refusal must come first.
     done = subprocess.run(
-        [sys.executable, "-m", "ragdiag_tui", "sample", str(lake), "--engine", "duckdb", "--view", "all",
-         "-n", "3", "--seed", "1", "-o", str(fifo)],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "ragdiag_tui",
+            "sample",
+            str(lake),
+            "--engine",
+            "duckdb",
+            "--view",
+            "all",
+            "-n",
+            "3",
+            "--seed",
+            "1",
+            "-o",
+            str(fifo),
+        ],
         capture_output=True,
         text=True,
         timeout=120,

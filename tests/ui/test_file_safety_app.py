@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Static
 
 from ragdiag_tui.core.review.tags import load_tags
@@ -28,20 +29,22 @@ def _app(files: dict[str, Path], journal: Path | None = None):  # type: ignore[n
     )
 
 
-async def test_r_refuses_a_report_path_that_leads_to_the_tags_file_or_the_corpus(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("read", "how", "what"), [("tags", "symlink", "the tags file"), ("docs", "hardlink", "the --docs corpus")]
+)
+async def test_r_refuses_a_report_path_that_leads_to_the_tags_file_or_the_corpus(
+    tmp_path: Path, read: str, how: str, what: str
+) -> None:
     files = make_folder(tmp_path / "f")
     root = files["run"].parent
-    for read, how, what in (("tags", "symlink", "the tags file"), ("docs", "hardlink", "the --docs corpus")):
-        report = root / "runs.report.html"
-        report.unlink(missing_ok=True)
-        aim(report, files[read], how)
-        before = fingerprint(root)
-        app = _app(files)
-        async with app.run_test(size=SIZE) as pilot:
-            told = await press_r_on_the_statistics_screen(pilot)
-            await wait_until(pilot, lambda: any("Report not written" in m for m, _ in told), "the refusal", 60)
-        assert any(f"it is {what}" in message for message, _ in told), told
-        assert fingerprint(root) == before
+    aim(root / "runs.report.html", files[read], how)
+    before = fingerprint(root)
+    app = _app(files)
+    async with app.run_test(size=SIZE) as pilot:
+        told = await press_r_on_the_statistics_screen(pilot)
+        await wait_until(pilot, lambda: any("Report not written" in m for m, _ in told), "the refusal", 60)
+    assert any(f"it is {what}" in message for message, _ in told), told
+    assert fingerprint(root) == before
 
 
 async def test_e_refuses_an_export_path_that_leads_to_the_tags_file(tmp_path: Path) -> None:

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import ne
 
+from ..common.reads import register_read
 from ..review.labels import ReviewerState
 from ..review.records import ADJUDICATION, Entry
 from ..runs.mapping import FieldMap
 from ..runs.stages import S_GENERATION, S_PASS, S_RETRIEVAL
-from ..common.reads import register_read
 from ..runs.store import RunStore
 from .compare import BY_ID, Comparison, ReviewedRun, compare_stores, open_side
 from .filtering import rows_with_stage

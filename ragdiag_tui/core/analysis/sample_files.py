@@ -52,7 +52,11 @@ def earlier_spot_checks(
     named = {run_id for check in checks.values() for run_id in check.runs}
     others = sum(1 for run_id in store.row_of if run_id not in named) + len(store.errors)
     if not checks or others:
-        why = "no spot-check is recorded beside it" if not checks else f"{others} of its runs are in no spot-check"
+        why = (
+            "no spot-check is recorded beside it"
+            if not checks
+            else f"{others} of its runs are in no spot-check"
+        )
         raise SampleFileError(
             f"cannot write {path}: it is not a sample file ({why}); choose another -o, a sample "
             "file is written only over a sample file"

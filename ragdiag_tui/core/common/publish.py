@@ -61,7 +61,9 @@ class Publication:
             raise WriteRefused(f"cannot write {target}: it is {kind}; this output is written as files")
         real = os.path.realpath(target)
         for other, where in self._targets.items():
-            if where == real or (info is not None and os.path.exists(where) and os.path.samefile(where, real)):
+            if where == real or (
+                info is not None and os.path.exists(where) and os.path.samefile(where, real)
+            ):
                 raise WriteRefused(f"cannot write {target}: it is also {other}, another file of this output")
         self._targets[target] = real
         return target
@@ -77,7 +79,10 @@ class Publication:
     def write(self, target: str) -> Iterator[BinaryIO]:
         """A binary file holding `target`'s content until `publish`."""
         temp = self.temp_for(target)
-        with naming(target), os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as out:
+        with (
+            naming(target),
+            os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as out,
+        ):
             yield out
             out.flush()
             os.fsync(out.fileno())
