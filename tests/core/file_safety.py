@@ -37,23 +37,8 @@ def make_folder(root: Path) -> dict[str, Path]:
     shutil.copy(SAMPLES / "demo.jsonl", files["lake"])
     shutil.copy(SAMPLES / "demo_after.jsonl", root / "lake" / "b.jsonl")
     for journal in ("journal", "custom"):
-        assert (
-            main(
-                [
-                    "sample",
-                    str(files["run"]),
-                    "--view",
-                    "all",
-                    "-n",
-                    "3",
-                    "--seed",
-                    "1",
-                    "--journal",
-                    str(files[journal]),
-                ]
-            )
-            == 0
-        )
+        options = ["--view", "all", "-n", "3", "--seed", "1", "--journal", str(files[journal])]
+        assert main(["sample", str(files["run"]), *options]) == 0
     return files
 
 

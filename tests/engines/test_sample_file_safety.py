@@ -125,28 +125,9 @@ def test_a_fifo_output_is_refused_before_it_is_opened(lake: Path, tmp_path: Path
     fifo = tmp_path / "S.jsonl"
     os.mkfifo(fifo)
     # A FIFO nobody reads: opening it to write would block; the refusal must come first.
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ragdiag_tui",
-            "sample",
-            str(lake),
-            "--engine",
-            "duckdb",
-            "--view",
-            "all",
-            "-n",
-            "3",
-            "--seed",
-            "1",
-            "-o",
-            str(fifo),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    options = ["--engine", "duckdb", "--view", "all", "-n", "3", "--seed", "1", "-o"]
+    command = [sys.executable, "-m", "ragdiag_tui", "sample", str(lake), *options, str(fifo)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert f"cannot write {fifo}: it is not a regular file" in done.stderr
     assert done.stdout == ""

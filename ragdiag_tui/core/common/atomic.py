@@ -108,7 +108,7 @@ def _keep_mode(fd: int, target: str) -> None:
             os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
 
 
-def _fsync_folder(folder: str) -> None:
+def fsync_folder(folder: str) -> None:
     """Make the rename durable; not every system can open or fsync a folder."""
     with contextlib.suppress(OSError):
         dir_fd = os.open(folder, os.O_RDONLY)
@@ -143,7 +143,7 @@ def atomic_writer(target: str | os.PathLike[str], protect: str | None = None) ->
             except OSError as exc:  # name the target, not the temporary file
                 raise OSError(exc.errno, exc.strerror, target) from None
         temp = None
-        _fsync_folder(folder)
+        fsync_folder(folder)
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):

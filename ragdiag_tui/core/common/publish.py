@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import BinaryIO
 
-from .atomic import WriteRefused, check_output, naming
+from .atomic import WriteRefused, check_output, fsync_folder, naming
 
 
 class Publication:
@@ -99,7 +99,7 @@ class Publication:
             with naming(target):
                 os.replace(temp, where)  # writes-ok: the publication's own temporary file
         for folder in {os.path.dirname(where) for where in self._targets.values()}:
-            _fsync_folder(folder)
+            fsync_folder(folder)
         self._published = True
         return self.targets
 
@@ -109,12 +109,3 @@ class Publication:
             with contextlib.suppress(OSError):
                 os.unlink(temp)  # writes-ok: the publication's own temporary file
         self._temps.clear()
-
-
-def _fsync_folder(folder: str) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
