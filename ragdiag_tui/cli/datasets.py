@@ -8,6 +8,7 @@ and a missing extra is one line naming it (exit 2).
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -206,13 +207,17 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
         with Publication() as publication:  # the sample file is renamed into place once all is checked
             target = publication.add(str(out))
             earlier = _earlier_spot_checks(args, target)
+            temp = publication.temp_for(target)
             summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
-                                    margin=args.margin or 0.05, seed=args.seed,
-                                    out=Path(publication.temp_for(target)), **options)  # fmt: skip
+                                    margin=args.margin or 0.05, seed=args.seed, out=Path(temp),
+                                    **options)  # fmt: skip
             if not summary.ids:
                 err(f"{dataset.root}: no runs in {where}: nothing to sample")
                 return EXIT_UNREADABLE
-            refusal = _redraw_refusal(args, earlier, summary, target)
+            names = earlier
+            if not os.path.lexists(target) and args.journal is not None:  # a journal already there
+                names = _journal_spot_checks(args, temp)
+            refusal = _redraw_refusal(args, earlier, names, summary, target)
             if refusal is not None:
                 err(refusal)
                 return EXIT_UNREADABLE
@@ -235,16 +240,24 @@ def _earlier_spot_checks(args: argparse.Namespace, target: str) -> dict[str, Any
     return earlier_spot_checks(target, args.field_map, args.journal)
 
 
+def _journal_spot_checks(args: argparse.Namespace, drawn: str) -> dict[str, Any]:
+    """The spot-checks `--journal` holds, read beside the file of the runs just drawn."""
+    from ..core.analysis.sample_files import recorded_spot_checks
+
+    return recorded_spot_checks(drawn, args.field_map, args.journal)
+
+
 def _redraw_refusal(
-    args: argparse.Namespace, earlier: dict[str, Any], summary: Any, target: str
+    args: argparse.Namespace, earlier: dict[str, Any], names: dict[str, Any], summary: Any, target: str
 ) -> str | None:
-    """Why the draw may not replace the sample file at `target`: its name is taken, or it
-    would orphan the runs of spot-checks recorded there. Asked before anything is written."""
+    """Why the draw may not be written to `target`: its name is taken among the spot-checks
+    `names` (those of its journal), or it would orphan the runs of the `earlier` spot-checks
+    recorded beside the sample file there. Asked before anything is written."""
     from ..core.analysis.sample_files import orphaned
     from ..core.analysis.sampling import Sample
 
     sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
-    taken = name_taken(args, earlier, sample, target)
+    taken = name_taken(args, names, sample, target)
     if taken is not None:
         return taken
     lost = orphaned(earlier, summary.ids)

@@ -131,3 +131,30 @@ def test_a_fifo_output_is_refused_before_it_is_opened(lake: Path, tmp_path: Path
     assert done.returncode == 2
     assert f"cannot write {fifo}: it is not a regular file" in done.stderr
     assert done.stdout == ""
+
+
+def test_a_name_taken_in_the_journal_given_by_journal_writes_no_new_sample_file(
+    lake: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "team.log"
+    first = tmp_path / "S.jsonl"
+    assert (
+        draw(capsys, lake, first, "-n", "3", "--seed", "1", "--name", "wk", "--journal", str(journal))[0] == 0
+    )
+    before = sha(journal)
+    code, err = draw(
+        capsys,
+        lake,
+        tmp_path / "T.jsonl",
+        "-n",
+        "3",
+        "--seed",
+        "2",
+        "--name",
+        "wk",
+        "--journal",
+        str(journal),
+    )
+    assert code == 2 and "a spot-check named 'wk' already exists" in err
+    assert sha(journal) == before
+    assert sorted(os.listdir(tmp_path)) == ["S.jsonl", "lake", "team.log"]

@@ -64,6 +64,14 @@ def earlier_spot_checks(
     return checks
 
 
+def recorded_spot_checks(
+    path: str, field_map: FieldMap | None = None, journal_spec: str | None = None
+) -> dict[str, SpotCheck]:
+    """The spot-checks the journal `journal_spec` holds, read beside the run file at `path`
+    (a sample not yet published, when `--journal` names a journal that is already there)."""
+    return open_review(path, field_map, journal_spec, writable=False).spot_checks
+
+
 def orphaned(earlier: Mapping[str, SpotCheck], drawn: Sequence[str]) -> list[str]:
     """The earlier spot-checks (as `'name' (k of its n runs)`) whose runs `drawn` leaves out."""
     keep = set(drawn)
