@@ -129,7 +129,7 @@ def test_a_fifo_output_is_refused_before_it_is_opened(lake: Path, tmp_path: Path
     command = [sys.executable, "-m", "ragdiag_tui", "sample", str(lake), *options, str(fifo)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert f"cannot write {fifo}: it is not a regular file" in done.stderr
+    assert str(fifo) in done.stderr and "not a regular file" in done.stderr
     assert done.stdout == ""
 
 
