@@ -55,3 +55,12 @@ def test_the_readme_states_the_rule_in_its_own_order() -> None:
     section = readme[readme.index("## The rule, in brief") :]
     assert section.index("label's type is checked first") < section.index("1. No `required`")
     assert section.index("**answer-label**") < section.index("**retrieval**")
+
+
+def test_the_docs_extra_takes_a_material_that_prints_no_end_of_life_banner() -> None:
+    """Material 9.7 and later print a boxed end-of-life notice on every mkdocs run."""
+    from packaging.requirements import Requirement
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (material,) = [Requirement(r) for r in extras["optional-dependencies"]["docs"] if "material" in r]
+    assert "9.6.23" in material.specifier and "9.7.0" not in material.specifier
