@@ -94,6 +94,21 @@ def test_the_markdown_carries_each_overturned_runs_evidence_as_quoted_text(tmp_p
 
 
 TOKENS = [*"ab_*`[]()<>!#&;:/.@~|\\-+=1 \"'{}é", "www.", "http://", "&amp;", "a@b.c"]
+
+
+def test_without_a_spot_check_the_headline_gives_the_stages_and_how_to_draw_one(tmp_path: Path) -> None:
+    path = tmp_path / "my runs.jsonl"
+    path.write_bytes(DEMO.read_bytes())
+    out = tmp_path / "report.md"
+    assert main(["report", str(path), "-o", str(out)]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert (
+        lines[2]
+        == "**80 runs: 20 retrieval, 12 generation, 39 pass, 4 unresolved, 5 answer-label; 9 lucky answers.**"
+    )
+    assert "`ragdiag-tui sample 'my runs.jsonl' --view lucky -n auto --seed 1 --name lucky`" in lines[6]
+
+
 PLAIN = st.lists(st.sampled_from(TOKENS), min_size=1, max_size=25).map("".join).map(str.strip)
 
 

@@ -6,6 +6,7 @@ alike; the charts, the evidence and the metadata come after it."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 from ...analysis.lucky import LUCKY_IN_FILE, STILL_LUCKY
@@ -35,7 +36,7 @@ class Headline:
 
 def headline(data: ReportData) -> Headline:
     """The headline of a report."""
-    name = data.header.name
+    name = shlex.quote(data.header.name)  # the commands paste into a shell as they are
     if data.spot_checks:
         conclusions = tuple(section.report.sentence() for section in data.spot_checks)
     else:
@@ -73,7 +74,7 @@ def _review_action(name: str, report: SpotCheckReport) -> Action | None:
     return Action(
         f"Review the {left:,} sampled {'run' if left == 1 else 'runs'} of {report.name} still to review "
         f"({report.reviewed:,} of {report.in_file:,} done):",
-        f"ragdiag-tui review {name} --spot-check {report.name} --reviewer NAME",
+        f"ragdiag-tui review {name} --spot-check {shlex.quote(report.name)} --reviewer NAME",
     )
 
 
