@@ -210,7 +210,7 @@ app parses it again deep in its event loop, and a document refused on one Python
 another.
 """
 _STRING = re.compile(rb'"[^"]*"')
-_PIECE = 1 << 20
+_PIECE = 1 << 16  # bytes scanned at a time: a corpus file is never copied whole
 _NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # deleted before the strings are found
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
