@@ -103,8 +103,8 @@ def test_without_a_spot_check_the_headline_gives_the_stages_and_how_to_draw_one(
     assert main(["report", str(path), "-o", str(out)]) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert (
-        lines[2]
-        == "**80 runs: 20 retrieval, 12 generation, 39 pass, 4 unresolved, 5 answer-label; 9 lucky answers in the file.**"
+        lines[2] == "**80 runs: 20 retrieval, 12 generation, 39 pass, 4 unresolved, 5 answer-label; "
+        "9 lucky answers in the file.**"
     )
     assert "`ragdiag-tui sample 'my runs.jsonl' --view lucky -n auto --seed 1 --name lucky`" in lines[6]
 
