@@ -184,11 +184,13 @@ def record_spot_check(
     *,
     out: str | None = None,
     conflict: Callable[[Any], str] = lambda earlier: ")",
+    list_ids: bool = True,
 ) -> int | None:
     """Journal a drawn sample (core.analysis.sampling.Sample) as the spot-check `args.name`
     (else its default name), print its ids (or `--json`) and say where it went; drawing the
     same sample again records nothing new. `out`: the sample file a dataset's draw wrote;
-    `conflict`: the words closing the description of a same-named spot-check drawn otherwise.
+    `conflict`: the words closing the description of a same-named spot-check drawn otherwise;
+    `list_ids` False: the ids are in the sample file, and the line on stderr says so.
     None when recorded, else the exit status (a name taken, a journal that refused the record)."""
     from ..core.analysis.sampling import default_name
     from ..core.common.text import visible
@@ -218,7 +220,7 @@ def record_spot_check(
         if sample.strata is not None:
             shown |= sample_strata_json(sample.strata)
         print(dumps(shown if out is None else {**shown, "output": out}))
-    else:
+    elif list_ids:
         for run_id in sample.ids:
             print(visible(run_id) if sys.stdout.isatty() else run_id)
     journal = review.journal.name if review.journal is not None else "no journal"

@@ -139,16 +139,14 @@ def run_dataset_stats(args: argparse.Namespace) -> int:
 
 
 def _stats_tables(result: dict[str, Any], name: str) -> str:
+    from ..core.analysis.group_table import format_group_table
     from ..core.analysis.stats import format_table
 
     if "group_by" not in result:
         return format_table(_as_stats(result), name)
+    groups = [(group["value"], _as_stats(group["stats"])) for group in result["groups"]]
     field = result["group_by"]
-    tables = [format_table(_as_stats(result["all"]), name)]
-    for group in result["groups"]:
-        value = "(none)" if group["value"] is None else group["value"]
-        tables.append(format_table(_as_stats(group["stats"]), f"{field} = {value}"))
-    return "\n\n".join(tables)
+    return format_group_table(f"{name}, grouped by {field}", field, groups, _as_stats(result["all"]))
 
 
 def _as_stats(figures: dict[str, Any]) -> Any:
@@ -224,6 +222,7 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
             publication.publish()
         if len(dataset.files) == 1 and not is_dataset_input(args.inputs):
             err(ONE_FILE_NOTE.format(file=dataset.names[0]))
+        _warn_repeated(summary.ids, target)
         return _record_sample(args, replace(summary, out=target), where)
 
     try:
@@ -269,6 +268,25 @@ def _redraw_refusal(
     )
 
 
+def _warn_repeated(ids: Sequence[str], out: str) -> None:
+    """Say at once when the dataset gave the sample's runs repeated ids (the sample file then
+    holds runs that `stats` and the app, which name a run by its id, take for one)."""
+    from collections import Counter
+
+    from ..core.common.text import visible
+
+    repeated = [run_id for run_id, count in Counter(ids).items() if count > 1]
+    if not repeated:
+        return
+    shown = ", ".join(visible(run_id) for run_id in repeated[:5]) + (", ..." if len(repeated) > 5 else "")
+    err(
+        f"warning: {len(repeated)} {plural(len(repeated), 'id is', 'ids are')} repeated in the sample "
+        f"({shown}): the dataset gives different runs the same id, and {out} holds each copy, which "
+        "stats and the app read as one run and an invalid line; give every run its own id "
+        "(scripts/make_lake.py makes a dataset whose ids are distinct)"
+    )
+
+
 def _files(dataset: Any, kind: str = "") -> str:
     """`4 parquet files`, `1 file`."""
     count = len(dataset.files)
@@ -287,7 +305,7 @@ def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
     review = open_review(str(summary.out), args.field_map, args.journal, args.reviewer)
     # The filter as typed, as the local `sample` records it (the engines read it case-folded).
     sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
-    failed = record_spot_check(args, review, sample, where, out=str(summary.out))
+    failed = record_spot_check(args, review, sample, where, out=str(summary.out), list_ids=False)
     if failed is not None:
         return failed
     return EXIT_INVALID if summary.invalid else EXIT_OK

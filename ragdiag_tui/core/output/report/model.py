@@ -119,6 +119,7 @@ class ReportData:
     conflicts: tuple[str, ...]
     limit: int
     baseline: Baseline | None = None
+    conflict_reviewers: tuple[str, ...] = ()  # who labelled the runs in conflict (the headline)
 
     def data(self) -> dict[str, Any]:
         """The embedded figures: the header, `stats --json`, and `compare --json` with a baseline."""
@@ -159,7 +160,19 @@ def build_report(review: Review, tags: tuple[Tag, ...], options: ReportOptions) 
         conflicts=tuple(store.ids[row] for row in sorted(review.conflicts)),
         limit=options.limit,
         baseline=_baseline(review, options),
+        conflict_reviewers=_conflict_reviewers(review),
     )
+
+
+def _conflict_reviewers(review: Review) -> tuple[str, ...]:
+    """The reviewers whose labels are on the runs in conflict, by name."""
+    names = {
+        name
+        for row in review.conflicts
+        for name, state in review.reviewers(row).items()
+        if state.label is not None
+    }
+    return tuple(sorted(names))
 
 
 def _chosen(reports: list[SpotCheckReport], names: Sequence[str]) -> list[SpotCheckReport]:
