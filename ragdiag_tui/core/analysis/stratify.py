@@ -10,7 +10,8 @@ A run's stratum is the value of `by`:
 
 Within each stratum the draw is `sampling.draw` (the n_h runs of smallest key): a stratum's
 runs are those an unstratified draw of that stratum alone would give, by the one definition
-every engine shares (the engines do not stratify yet: `sample --engine` refuses `--strata`).
+every engine shares: DuckDB and Spark count the strata, size them (`strata_sizes`) and
+record them (`stratified_record`) with these same functions.
 A field's value is read from each run's own text (a JSON decode a run: about a second a
 million runs). The sample's ids are served interleaved (`serving_order`):
 after any number of labels, each stratum's share stays within one run of its allocation.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -42,6 +43,7 @@ from .strata import AllocationError, allocate, plan_sizes
 
 ABSENT = "(none)"
 INVALID = "(invalid)"
+T = TypeVar("T")
 
 
 def stratum_of(by: str, review: Review) -> Callable[[int], str]:
@@ -55,8 +57,7 @@ def stratum_of(by: str, review: Review) -> Callable[[int], str]:
     keys = tuple(by.split("."))
 
     def slowly(row: int) -> str:  # the whole run decoded exactly (numbers as written)
-        found = walk(store.raw(row), by, keys)
-        return ABSENT if found is None else field_text(found)
+        return stratum_text(store.raw(row), by)
 
     first = _first_key_reader(keys[0])
     texts: dict[bytes, str] = {}
@@ -135,6 +136,13 @@ def walk(obj: Any, path: str, keys: Sequence[str]) -> Any:
     return obj
 
 
+def stratum_text(obj: Any, by: str) -> str:
+    """The stratum of a run object (decoded with numbers as written) under a field `by`: its
+    text at the dotted path (`walk`), as the filter shows it; ABSENT where there is none."""
+    found = walk(obj, by, tuple(by.split(".")))
+    return ABSENT if found is None else field_text(found)
+
+
 def split(rows: Sequence[int], stratum: Callable[[int], str]) -> dict[str, list[int]]:
     """The rows of each stratum in file order; strata in order of first appearance."""
     strata: dict[str, list[int]] = {}
@@ -143,12 +151,12 @@ def split(rows: Sequence[int], stratum: Callable[[int], str]) -> dict[str, list[
     return strata
 
 
-def serving_order(drawn: Mapping[str, Sequence[str]]) -> list[str]:
+def serving_order(drawn: Mapping[str, Sequence[T]]) -> list[T]:
     """The strata's ids interleaved so that after k labels each stratum has had about
     k * n_h / n of them (the stratum furthest behind its share next; ties in strata order)."""
     total = sum(len(ids) for ids in drawn.values())
     taken = dict.fromkeys(drawn, 0)
-    order: list[str] = []
+    order: list[T] = []
     for _ in range(total):
         name = min(
             (name for name, ids in drawn.items() if taken[name] < len(ids)),
@@ -172,26 +180,39 @@ class StrataPlan:
 def draw_stratified(
     review: Review, view: str, n: int | str, seed: int, plan: StrataPlan, query: str = ""
 ) -> Sample:
-    """A stratified sample of `view` narrowed by `query`: `n` runs allocated over the strata
-    (`strata.allocate`), or with n == "auto" the sizes planned for +-margin on the combined
-    interval (`strata.plan_sizes`). Raises SampleError when it cannot be drawn."""
+    """A stratified sample of `view` narrowed by `query` (see `strata_sizes`). Raises
+    SampleError when it cannot be drawn."""
     store = review.store
     rows, _ = sample_plan(store, review, view, 0, query)
     groups = split(rows, stratum_of(plan.by, review))
     populations = {name: len(members) for name, members in groups.items()}
+    sizes = strata_sizes(populations, n, plan)
+    drawn = {name: draw_ids(store, members, sizes[name], seed) for name, members in groups.items()}
+    record, ids = stratified_record(plan, populations, drawn)
+    return Sample(view, query, seed, len(rows), ids, record, plan.margin)
+
+
+def strata_sizes(populations: Mapping[str, int], n: int | str, plan: StrataPlan) -> dict[str, int]:
+    """How many runs to draw from each stratum of these populations: `n` runs allocated over
+    them (`strata.allocate`), or with n == "auto" the sizes planned for +-margin on the
+    combined interval (`strata.plan_sizes`). Raises SampleError when they cannot be sized."""
     if plan.priors and not set(plan.priors) & set(populations):  # a typo, or another field's strata
         named = ", ".join(repr(name) for name in list(populations)[:8])
         raise SampleError(f"no --prior names a stratum of {plan.by} (its strata: {named})")
     try:
         if n == "auto":
-            sizes = plan_sizes(populations, plan.margin or 0.05, plan.allocation, plan.priors)
-        elif isinstance(n, int) and not isinstance(n, bool) and n >= 0:
-            sizes = allocate(populations, min(n, len(rows)), plan.allocation, plan.priors)
-        else:
-            raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+            return plan_sizes(populations, plan.margin or 0.05, plan.allocation, plan.priors)
+        if isinstance(n, int) and not isinstance(n, bool) and n >= 0:
+            return allocate(populations, min(n, sum(populations.values())), plan.allocation, plan.priors)
+        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
     except AllocationError as exc:
         raise SampleError(str(exc)) from exc
-    drawn = {name: draw_ids(store, members, sizes[name], seed) for name, members in groups.items()}
-    strata = tuple(Stratum(name, populations[name], tuple(drawn[name])) for name in groups)
-    record = Strata(plan.by, plan.allocation, strata)
-    return Sample(view, query, seed, len(rows), tuple(serving_order(drawn)), record, plan.margin)
+
+
+def stratified_record(
+    plan: StrataPlan, populations: Mapping[str, int], drawn: Mapping[str, Sequence[str]]
+) -> tuple[Strata, tuple[str, ...]]:
+    """The spot-check's strata (in the order of `populations`: first appearance) and the
+    sample's ids as served (`serving_order`), from each stratum's ids drawn in key order."""
+    strata = tuple(Stratum(name, populations[name], tuple(drawn.get(name, ()))) for name in populations)
+    return Strata(plan.by, plan.allocation, strata), tuple(serving_order(drawn))
