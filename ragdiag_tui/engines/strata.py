@@ -1,9 +1,9 @@
 """A stratified draw from a dataset (`sample --strata FIELD`), the same in both engines and
 the same as the local path's (`core.analysis.stratify`), on the same runs.
 
-A run's stratum is its stage word (`stage`) or `stratify.stratum_text` of its object
-decoded with numbers as written (a dotted path, `(none)` where absent or null): the text
-as written, never case-folded as `--filter` reads it. An invalid run is never in a
+A run's stratum is its stage word (`stage`) or its field's text read from the run's JSON
+text by the local path's own function (`stratify.field_stratum`: a dotted path, `(none)`
+where absent or null), never case-folded as `--filter` reads it. An invalid run is never in a
 dataset's population, so no stratum is `(invalid)`; `tag:KEY` needs a review journal.
 
 The engine gathers, per stratum, its population, where it first appears (file, line:
@@ -25,13 +25,12 @@ from ..core.analysis.sampling import SampleError
 from ..core.analysis.strata import MIN_PER_STRATUM
 from ..core.analysis.stratify import (
     StrataPlan,
+    field_stratum,
     serving_order,
     strata_sizes,
     stratified_record,
-    stratum_text,
 )
 from ..core.review.records import Strata
-from .records import exact_object
 from .results import MANY_RUNS, draw_size
 
 STAGE = "stage"
@@ -44,11 +43,13 @@ def check_strata(plan: StrataPlan) -> None:
         raise SampleError(f"--strata {plan.by}: tag: strata need a run file and its review journal")
 
 
-def stratum_reader(by: str) -> Callable[[str, Any, bytes], str]:
-    """A function of a run's (stage word, object or None, JSON text) giving its stratum."""
+def stratum_reader(by: str) -> Callable[[str, bytes], str]:
+    """A function of a run's (stage word, JSON text) giving its stratum: the stage, or the
+    field's stratum read from the text as a run file's row is (`stratify.field_stratum`)."""
     if by == STAGE:
-        return lambda stage, obj, raw: stage
-    return lambda stage, obj, raw: stratum_text(exact_object(raw) if obj is None else obj, by)
+        return lambda stage, raw: stage
+    read = field_stratum(by)
+    return lambda stage, raw: read(raw)
 
 
 def first_cap(n: int | str, margin: float) -> int:

@@ -68,6 +68,7 @@ __getattr__, __all__ = public_api(
         "stratify": [
             "StrataPlan",
             "draw_stratified",
+            "field_stratum",
             "serving_order",
             "strata_sizes",
             "stratified_record",

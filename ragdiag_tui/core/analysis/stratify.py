@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ..common.jsonutil import field_text
+from ..common.jsonutil import decode, field_text
 from ..review.records import Strata, Stratum
 from ..review.state import Review
 from ..runs.stages import (
@@ -54,32 +54,38 @@ def stratum_of(by: str, review: Review) -> Callable[[int], str]:
     if by.startswith("tag:"):
         key = by[4:]
         return lambda row: key if key in review.team.settled_tags(row) else f"not {key}"
+    read = field_stratum(by)
+    return lambda row: INVALID if row in store.errors else read(store.raw_text(row))
+
+
+def field_stratum(by: str) -> Callable[[bytes], str]:
+    """A function of a run's JSON text giving its stratum under the field `by` (a dotted
+    path; see the module), the same for a run file's rows and a dataset's runs. It decodes
+    that field alone where it can (msgspec); the whole run (`stratum_text`, numbers as the
+    store reads them) for a number, list or object, or a key named like the whole path."""
     keys = tuple(by.split("."))
 
-    def slowly(row: int) -> str:  # the whole run decoded exactly (numbers as written)
-        return stratum_text(store.raw(row), by)
+    def slowly(raw: bytes) -> str:
+        return stratum_text(decode(raw.decode("utf-8", "surrogatepass")), by)
 
     first = _first_key_reader(keys[0])
     texts: dict[bytes, str] = {}
 
-    def value(row: int) -> str:
-        if row in store.errors:
-            return INVALID
-        raw = store.raw_text(row)
+    def value(raw: bytes) -> str:
         if by != keys[0] and by.encode() in raw:  # a key named like the whole path: read exactly
-            return slowly(row)
+            return slowly(raw)
         try:
             found = first(raw)
         except msgspec.MsgspecError:  # NaN elsewhere in the run, say
-            return slowly(row)
+            return slowly(raw)
         if found is None:
             return ABSENT
         data = bytes(found)
         text = texts.get(data)
         if text is None:
             leaf = _leaf(msgspec.json.decode(data), keys[1:])
-            if not isinstance(leaf, str):  # a number, list or object: exactly as written
-                return slowly(row)
+            if not isinstance(leaf, str):  # a number, list or object: as the whole run reads it
+                return slowly(raw)
             text = texts[data] = leaf
         return text
 
@@ -137,8 +143,8 @@ def walk(obj: Any, path: str, keys: Sequence[str]) -> Any:
 
 
 def stratum_text(obj: Any, by: str) -> str:
-    """The stratum of a run object (decoded with numbers as written) under a field `by`: its
-    text at the dotted path (`walk`), as the filter shows it; ABSENT where there is none."""
+    """The stratum of a run object under a field `by`: its text at the dotted path (`walk`),
+    as the filter shows it; ABSENT where there is none."""
     found = walk(obj, by, tuple(by.split(".")))
     return ABSENT if found is None else field_text(found)
 

@@ -113,7 +113,7 @@ def _exact(
             continue
         if not draw.chosen(run):
             continue
-        stratum = stratum_of(run.stage or "", None, run.raw)
+        stratum = stratum_of(run.stage or "", run.raw)
         run_id = run.id or ""
         candidate = (sample_key(draw.seed, run_id), name, run.line, run_id, run.raw)
         if wanted is None:

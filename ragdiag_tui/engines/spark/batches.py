@@ -294,7 +294,7 @@ def strata_batches(
             if verdict.stage == INVALID:
                 invalid += 1
             elif in_view(view, verdict.stage, verdict.label) and chosen(verdict.obj):
-                stratum = stratum_of(verdict.stage, verdict.obj, verdict.raw)
+                stratum = stratum_of(verdict.stage, verdict.raw)
                 candidate = (sample_key(seed, verdict.id), task.index, verdict.line, verdict.id, verdict)
                 if caps is None:
                     tally.add(stratum, candidate)
