@@ -34,7 +34,9 @@ from ..core.review.records import Strata
 from .results import MANY_RUNS, draw_size
 
 STAGE = "stage"
-TRIM_SLACK = 8192  # candidates held beyond twice a cap before they are cut back (amortised)
+TRIM_SLACK = 64
+"""Candidates a stratum holds beyond twice its cap before they are cut back (amortised); small,
+or many small strata would hold their whole populations."""
 
 
 def check_strata(plan: StrataPlan) -> None:
