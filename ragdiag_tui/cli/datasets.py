@@ -79,6 +79,7 @@ def _say_where_texts_match(args: argparse.Namespace) -> None:
 def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> int:
     """Open the dataset and the engine, check the output file (when the command `writes`
     one), run `call`; whatever stops on the way is one line on stderr and exit 2."""
+    from ..core.analysis.sampling import SampleError
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
     from ..engines.results import EngineError
@@ -103,7 +104,7 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
             )
         options = {"master": args.master or "local[*]"} if args.engine == "spark" else {}
         return call(engine, dataset, options, out)
-    except (DatasetError, EngineUnavailable, EngineError) as exc:
+    except (DatasetError, EngineUnavailable, EngineError, SampleError) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
 
@@ -177,18 +178,20 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from ..core.analysis.sample_files import SampleFileError
+    from ..core.analysis.stratify import StrataPlan
     from ..core.common.atomic import WriteRefused
     from ..core.review.records import JournalError
     from ..core.runs.loading import FileError
     from ..engines.dataset import is_dataset_input
     from ..engines.results import DATASET_VIEWS, parse_filters
 
-    if args.strata or args.prior is not None or args.allocation != "proportional":
-        err("--strata, --allocation and --prior draw from a run file, not yet from a dataset (--engine)")
-        return EXIT_UNREADABLE
-    if args.margin is not None and args.n != "auto":
+    if args.margin is not None and args.n != "auto" and not args.strata:
         err("--margin goes with -n auto")
         return EXIT_UNREADABLE
+    if (args.prior is not None or args.allocation != "proportional") and not args.strata:
+        err("--allocation and --prior go with --strata")
+        return EXIT_UNREADABLE
+    strata = StrataPlan(args.strata, args.allocation, args.prior, args.margin) if args.strata else None
     if args.view not in DATASET_VIEWS:
         err(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {args.view}")
         return EXIT_UNREADABLE
@@ -201,6 +204,8 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     def sample(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         from ..core.common.publish import Publication
 
+        if strata is not None:
+            options["strata"] = strata
         where = f"the {args.view} view" + (f" matching '{_typed(args.filter)}'" if filters else "")
         with Publication() as publication:  # the sample file is renamed into place once all is checked
             target = publication.add(str(out))
@@ -255,7 +260,8 @@ def _redraw_refusal(
     from ..core.analysis.sample_files import orphaned
     from ..core.analysis.sampling import Sample
 
-    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
+    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids,
+                    summary.strata, args.margin)  # fmt: skip
     taken = name_taken(args, names, sample, target)
     if taken is not None:
         return taken
@@ -304,7 +310,8 @@ def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
 
     review = open_review(str(summary.out), args.field_map, args.journal, args.reviewer)
     # The filter as typed, as the local `sample` records it (the engines read it case-folded).
-    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
+    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids,
+                    summary.strata, args.margin)  # fmt: skip
     failed = record_spot_check(args, review, sample, where, out=str(summary.out), list_ids=False)
     if failed is not None:
         return failed
