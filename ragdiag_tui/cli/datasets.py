@@ -185,11 +185,9 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     from ..engines.dataset import is_dataset_input
     from ..engines.results import DATASET_VIEWS, parse_filters
 
-    if args.margin is not None and args.n != "auto" and not args.strata:
-        err("--margin goes with -n auto")
-        return EXIT_UNREADABLE
-    if (args.prior is not None or args.allocation != "proportional") and not args.strata:
-        err("--allocation and --prior go with --strata")
+    problem = _options_problem(args)
+    if problem is not None:
+        err(problem)
         return EXIT_UNREADABLE
     strata = StrataPlan(args.strata, args.allocation, args.prior, args.margin) if args.strata else None
     if args.view not in DATASET_VIEWS:
@@ -235,6 +233,15 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
     except (SampleFileError, WriteRefused, JournalError, FileError) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
+
+
+def _options_problem(args: argparse.Namespace) -> str | None:
+    """Why the sample's options do not go together; None when they do."""
+    if args.margin is not None and args.n != "auto" and not args.strata:
+        return "--margin goes with -n auto"
+    if (args.prior is not None or args.allocation != "proportional") and not args.strata:
+        return "--allocation and --prior go with --strata"
+    return None
 
 
 def _earlier_spot_checks(args: argparse.Namespace, target: str) -> dict[str, Any]:
