@@ -4,6 +4,8 @@ hold a lone surrogate."""
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 from typing import Any
 
@@ -96,9 +98,11 @@ def test_an_engine_on_one_run_file_says_why_its_sample_may_differ(tmp_path: Path
     folder = tmp_path / "ds"
     write_jsonl(folder / "b.jsonl", [RUNS[0], "not json", {k: v for k, v in RUNS[1].items() if k != "id"}])
     args = ("--view", "all", "-n", "5", "--seed", "1", "--engine", "duckdb")
-    status, out, err = _run(capsys, "sample", str(folder / "b.jsonl"), *args, "-o", str(tmp_path / "s.jsonl"))
+    status, out, err = _run(
+        capsys, "sample", str(folder / "b.jsonl"), *args, "-o", str(tmp_path / "s.jsonl"), "--json"
+    )
     assert status == 1, err
-    assert sorted(out.split()) == ["b.jsonl:3", "r1"]
+    assert sorted(json.loads(out)["ids"]) == ["b.jsonl:3", "r1"]  # the id-less run named FILE:LINE
     assert "b.jsonl sampled by the engine as a dataset of one file" in err
     assert "named b.jsonl:LINE (not by its position) and invalid lines are never drawn" in err
     status, _, err = _run(capsys, "sample", str(folder), *args, "-o", str(tmp_path / "d.jsonl"))
