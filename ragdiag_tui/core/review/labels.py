@@ -18,7 +18,7 @@ the one run it touches and updates the per-stage counts incrementally.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -186,6 +186,12 @@ class TeamLabels:
         return later_than(self._written.get((row, kind, reviewer if kind == LABEL else "")))
 
     # -- changing -----------------------------------------------------------
+
+    def add_base(self, counts: Sequence[int], lucky: int) -> None:
+        """Add a store's own counts, learnt late (a dataset's tally), to the changes counted so far."""
+        for code, count in enumerate(counts):
+            self.counts[code] += count
+        self.lucky += lucky
 
     def put(self, row: int, entry: Entry) -> set[int]:
         """Take a label or adjudication record of the row; returns {row} if anything changed.

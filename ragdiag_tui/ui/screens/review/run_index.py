@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ....core.analysis.filtering import filter_rows, narrows, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
@@ -21,6 +21,7 @@ from ....core.common.text import visible
 from ...widgets.table.run_table import SORT_ARROWS
 from .baseline import is_baseline_view
 from .host import ReviewHost
+from .in_place import plain_again, refused
 from .spot_checks import spot_check_rows
 
 if TYPE_CHECKING:
@@ -80,6 +81,10 @@ class IndexHost(ReviewHost, Protocol):
     @property
     def filter_bar(self) -> FilterBar:
         """The bar that shows the filter and how many runs pass it."""
+        ...
+
+    def set_reactive(self, reactive: Any, value: Any) -> None:
+        """Set a reactive without calling its watchers (Textual's `DOMNode.set_reactive`)."""
         ...
 
 
@@ -161,6 +166,9 @@ class RunIndex:
         if review is None:  # applied once loading ends
             self.show_state()
             return
+        if screen.store.in_place and screen.spot_check is None:
+            self.show_every_run()
+            return
         old_row = screen.table.cursor_row
         self.rows = self.sorted_rows(self._filtered_rows())
         in_file_order = self.in_file_order
@@ -169,6 +177,18 @@ class RunIndex:
             at = position_of(self.rows, old_row, in_file_order)
             cursor = at if at is not None else bisect_left(self.rows, old_row) if in_file_order else 0
         screen.table.show_rows(screen.store, review, self.rows, cursor)
+        self.show_state()
+
+    def show_every_run(self) -> None:
+        """A dataset read in place: every run, in dataset order; a view, filter or order asked
+        for is refused (in_place.py) and the screen's filter set back to none."""
+        screen = self.screen
+        if (not self.is_plain() or screen.sort_direction != FILE_ORDER) and refused(screen, "filter"):
+            plain_again(screen)
+        old_row = screen.table.cursor_row
+        self.rows = range(len(screen.store))
+        self.sticky = None
+        screen.table.show_rows(screen.store, screen.review, self.rows, old_row or 0)
         self.show_state()
 
     def _filtered_rows(self) -> list[int]:

@@ -1,0 +1,91 @@
+"""A dataset reviewed in place (`core.runs.source_store.SourceStore`): its counts, counted
+by the engine in a worker while the first rows are already on screen, and what the
+screen cannot do over it, said plainly instead of reading ten million rows.
+
+The table shows every run of the dataset in its order (file, then row); views,
+filters, sorts, spot-checks, the statistics and export dialogs need every run in
+hand, so over a dataset they are refused with a notice naming the command that does
+the same from the shell (`stats`, `export`, `sample`; see docs/guide/datasets.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ....core.analysis.sorting import FILE_ORDER
+from .host import ReviewHost, WorkerHost
+
+if TYPE_CHECKING:
+    from ....core.runs.row_source import SourceTally
+
+NOTICE_SECONDS = 12
+INSTEAD = {
+    "filter": "the table shows every run in dataset order; `ragdiag-tui sample DATASET -o FILE` "
+    "draws runs to a file you can filter and sort",
+    "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
+    "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
+    "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
+}
+"""What the reviewer can do instead of each thing the screen cannot do over a dataset."""
+
+WHAT = {
+    "filter": "Views, filters and sorts",
+    "statistics": "The statistics dialog",
+    "export": "The export dialog",
+    "spot-check": "Spot-checks",
+}
+
+
+@dataclass(frozen=True)
+class SourceCounted:
+    """The engine counted the dataset's runs (its own labels): `tally`, or `problem` saying why not."""
+
+    tally: SourceTally | None
+    problem: str | None = None
+
+
+def refused(screen: ReviewHost, what: str) -> bool:
+    """Whether `what` (an `INSTEAD` key) cannot be done because the runs are read in place;
+    the reviewer is told so, and what to do instead."""
+    if not screen.store.in_place:
+        return False
+    screen.tell(
+        f"{WHAT[what]}: not available while reviewing a dataset in place; {INSTEAD[what]}.",
+        title="Reviewing a dataset",
+        severity="warning",
+        timeout=NOTICE_SECONDS,
+    )
+    return True
+
+
+def count_source(screen: WorkerHost, counted: Callable[[SourceCounted], None]) -> None:
+    """Count the dataset's runs in a worker; `counted` is called with the outcome on the main thread."""
+    store = screen.store
+
+    def work() -> None:
+        try:
+            outcome = SourceCounted(store.tally())  # type: ignore[attr-defined]
+        except Exception as exc:  # any engine failure is a notice, not a crash
+            outcome = SourceCounted(None, f"{exc}")
+        with contextlib.suppress(RuntimeError):  # the app has already gone
+            screen.app.call_from_thread(counted, outcome)
+
+    screen.run_worker(work, name="count", group="count", exclusive=True, thread=True)
+
+
+def plain_again(screen: Any) -> None:
+    """Every run in file order again (the review screen's view, filter and order), without
+    filtering anew: what a dataset shows when a view, filter or order is refused."""
+    kind = type(screen)
+    for name, value in (
+        ("view", "all"),
+        ("missing_doc", None),
+        ("search", ""),
+        ("sort_direction", FILE_ORDER),
+    ):
+        screen.set_reactive(getattr(kind, name), value)
+    screen.filter_bar.query_input.value = ""
+    screen.table.show_sort(screen.sort_column, FILE_ORDER)
