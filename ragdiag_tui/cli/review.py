@@ -154,9 +154,8 @@ def _dataset_rows(args: argparse.Namespace) -> Any:
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, is_dataset_input, open_dataset
 
-    inputs = list(args.file)
+    inputs = args.inputs
     if args.engine is None and not is_dataset_input(inputs):
-        args.file = inputs[0]
         return None
     try:
         if args.baseline is not None:
