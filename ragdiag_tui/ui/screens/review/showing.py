@@ -71,8 +71,8 @@ class Showing:
         shown = shown_counts(review)  # blind mode: nothing that tells a hidden label
         screen.summary.show_counts(
             shown.counts,
-            shown.lucky,
-            review.reviewed,
+            None if self.counting else shown.lucky,  # a dataset not yet counted: "…"
+            None if self.counting else review.reviewed,
             loading=loading or self.counting,
             stale=len(review.stale),
             lead=summary_lead(review, screen.spot_check),
