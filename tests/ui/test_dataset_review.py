@@ -112,6 +112,32 @@ async def test_a_lake_is_reviewed_in_place_with_the_counts_labels_and_journal_of
         assert screen.review.reviewed == 2
 
 
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_a_lakes_views_come_from_the_engine_with_the_reviews_labels_over_them(
+    tmp_path: Path, kind: str
+) -> None:
+    lake, one = write_lake(tmp_path, kind)
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        local = open_review(one, reviewer="ann")
+        await pilot.press("end", "y")  # run-0080: a lucky answer now
+        local.set_label(79, True)
+        await pilot.press("L")
+        lucky = [row for row in range(len(demo_runs())) if local.is_lucky(row)]
+        await wait_until(pilot, lambda: list(screen.rows) == lucky, "the lucky answers")
+        assert f"{len(lucky)} of {len(demo_runs())} shown" in screen_text(app)
+        await pilot.press("home", "n")  # no longer lucky: stays in view while the cursor is on it
+        local.set_label(lucky[0], False)
+        await pilot.press("r")  # the retrieval view
+        retrieval = [row for row in range(len(demo_runs())) if local.store.stage[row] == 0]
+        await wait_until(pilot, lambda: list(screen.rows) == retrieval, "the retrieval view")
+        await pilot.press("R")
+        await wait_until(pilot, lambda: list(screen.rows) == [lucky[0], 79], "the reviewed runs")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: len(screen.rows) == len(demo_runs()), "every run")
+
+
 async def test_a_blind_second_reviewer_sees_no_one_elses_label_on_a_lake(tmp_path: Path) -> None:
     lake, _one = write_lake(tmp_path, "parquet")
     first = SourceStore(DatasetRows(open_dataset([str(lake)])))
@@ -140,18 +166,17 @@ async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         said = record_notifications(app)
-        await pilot.press("L")  # a view
-        assert screen.view == "all" and len(screen.rows) == len(demo_runs())
         await pilot.press("slash", "x")  # a text filter
-        await wait_until(pilot, lambda: len(said) >= 2, "the filter's notice")
+        await wait_until(pilot, lambda: len(said) >= 1, "the filter's notice")
         assert screen.search == "" and len(screen.rows) == len(demo_runs())
-        await pilot.press("escape", "s", "e", "D")
+        await pilot.press("escape", "U")  # the unreviewed view: (nearly) every run
+        await wait_until(pilot, lambda: len(said) >= 2, "the view's notice")
+        assert screen.view == "all" and len(screen.rows) == len(demo_runs())
+        await pilot.press("s", "e", "D")
         await wait_until(pilot, lambda: len(said) >= 5, "the notices")
     texts = [text for text, _ in said]
-    assert (
-        sum("Views, filters and sorts: not available while reviewing a dataset" in text for text in texts)
-        == 2
-    )
+    refusal = "filters, sorts and the unreviewed view: not available while reviewing a dataset"
+    assert sum(refusal in text for text in texts) == 2
     assert any(
         text.startswith("The statistics dialog:") and "ragdiag-tui stats DATASET" in text for text in texts
     )

@@ -11,7 +11,7 @@ protocol, and `source_store.SourceStore`, which reads through it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -77,6 +77,11 @@ class RowSource(Protocol):
 
     def positions(self, ids: Iterable[str]) -> dict[str, int]:
         """The position of each of `ids` that names a valid run (the first, if repeated)."""
+        ...
+
+    def view_positions(self, view: str) -> Sequence[int]:
+        """The positions of the runs in a stage view (a stage's name, or "lucky"), by the files'
+        own labels, in order (slow: every run is read)."""
         ...
 
     def tally(self) -> SourceTally:

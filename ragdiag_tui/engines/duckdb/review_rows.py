@@ -13,6 +13,7 @@ runs a journal names) is asked of DuckDB, as `stats DATASET` does.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from array import array
 from bisect import bisect_right
@@ -26,15 +27,19 @@ from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
-from .connect import connect
+from .connect import arrow_batches, connect
 from .pyrows import PyRun, runs_of
-from .schema import plan
+from .schema import literal, plan
 from .sql import grouped_files, runs_sql
 from .stats import tally_groups
 
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
 _JSON_WHITESPACE = b" \t\n\r"
+
+_VIEW = """
+SELECT __start + line - 1 AS pos FROM ({runs}) JOIN (VALUES {starts}) AS __files(__f, __start) ON f = __f
+WHERE {view} ORDER BY pos"""
 
 _POSITIONS = """
 SELECT f, min(line), rid FROM ({runs}) JOIN __wanted ON rid = __wanted.id
@@ -196,11 +201,7 @@ class DatasetRows:
         if not wanted:
             return found
         self.count()
-        plans = (
-            plan(self.ds.files, self.field_map, ())
-            if self.ds.format == "parquet"
-            else [None] * len(self.ds.files)
-        )
+        plans = self._plans()
         number = {path: index for index, path in enumerate(self.ds.files)}
         named = set(wanted)
         with self._lock:
@@ -229,6 +230,48 @@ class DatasetRows:
             if run.error is None and run.id in named:
                 _keep_first(found, run.id, self._starts[at] + index)
 
+    def view_positions(self, view: str) -> array[int]:
+        self.count()
+        plans = self._plans()
+        found = array("q")
+        with self._lock:
+            for at, sql_plan in enumerate(plans):
+                if sql_plan is None:
+                    self._exact_view(at, view, found)
+        groups = grouped_files(self.ds.files, plans)
+        if not groups:
+            return found
+        starts = ", ".join(
+            f"({literal(self.ds.relative(path))}, {self._starts[at]})"
+            for at, path in enumerate(self.ds.files)
+        )
+        query = _VIEW.format(runs=runs_sql(self.ds, groups, 0), starts=starts, view=_view_sql(view))
+        from_sql = array("q")
+        with connect() as con:
+            for batch in arrow_batches(con, query):
+                column = batch.column(0)
+                data = memoryview(column.buffers()[1])  # int64, no nulls: the positions' bytes
+                from_sql.frombytes(data[column.offset * 8 : (column.offset + len(column)) * 8])
+        return array("q", heapq.merge(found, from_sql)) if found else from_sql
+
+    def _plans(self) -> list[Any]:
+        """Each file's SQL (None: the exact path's)."""
+        if self.ds.format != "parquet":
+            return [None] * len(self.ds.files)
+        return plan(self.ds.files, self.field_map, ())
+
+    def _exact_view(self, at: int, view: str, found: array[int]) -> None:
+        assert self._files is not None
+        file = self._files[at]
+        name = self.ds.relative(file.path)
+        for index, run in enumerate(
+            runs_of(file.records(0, file.count), name, self.ds.format, self.field_map)
+        ):
+            if run.error is None and (
+                run.stage == view or (view == "lucky" and run.stage == "retrieval" and run.label is True)
+            ):
+                found.append(self._starts[at] + index)
+
     def tally(self) -> SourceTally:
         tally = next(iter(tally_groups(self.ds, self.field_map).values()), None)
         counts = [0] * len(STAGES)
@@ -238,6 +281,11 @@ class DatasetRows:
             counts[STAGE_CODE[stage]] += runs
         counts[S_INVALID] += tally.invalid
         return SourceTally(counts, tally.lucky, tally.missed.most_common(MOST_MISSED))
+
+
+def _view_sql(view: str) -> str:
+    """A stage view's condition over `runs_sql`'s columns (as `sample DATASET --view`)."""
+    return "stage = 'retrieval' AND label" if view == "lucky" else f"stage = {literal(view)}"
 
 
 def _keep_first(found: dict[str, int], run_id: str, position: int) -> None:

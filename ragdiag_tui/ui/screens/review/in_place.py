@@ -1,21 +1,24 @@
-"""A dataset reviewed in place (`core.runs.source_store.SourceStore`): its counts, counted
-by the engine in a worker while the first rows are already on screen, and what the
-screen cannot do over it, said plainly instead of reading ten million rows.
+"""A dataset reviewed in place (`core.runs.source_store.SourceStore`): its counts and its
+views, found by the engine in a worker while the rows already shown stay on screen, and
+what the screen cannot do over it, said plainly instead of reading ten million rows.
 
-The table shows every run of the dataset in its order (file, then row); views,
-filters, sorts, spot-checks, the statistics and export dialogs need every run in
-hand, so over a dataset they are refused with a notice naming the command that does
-the same from the shell (`stats`, `export`, `sample`; see docs/guide/datasets.md).
+The table shows every run of the dataset in its order (file, then row), or a view: a stage,
+the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
+the conflicts (the review's own). The text and document filters, sorts, the unreviewed view,
+spot-checks, the statistics and export dialogs need every run in hand, so over a dataset
+they are refused with a notice naming the command that does the same from the shell
+(`stats`, `sample`; see docs/guide/datasets.md).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ....core.analysis.sorting import FILE_ORDER
+from ....core.analysis.source_views import REVIEW_VIEWS, found_rows, review_view_rows, with_review
 from .host import ReviewHost, WorkerHost
 
 if TYPE_CHECKING:
@@ -23,8 +26,8 @@ if TYPE_CHECKING:
 
 NOTICE_SECONDS = 12
 INSTEAD = {
-    "filter": "the table shows every run in dataset order; `ragdiag-tui sample DATASET -o FILE` "
-    "draws runs to a file you can filter and sort",
+    "filter": "the table shows the view's runs in dataset order (a, L, R, C and the stage keys); "
+    "`ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can filter and sort",
     "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
     "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
     "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
@@ -32,7 +35,7 @@ INSTEAD = {
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
 
 WHAT = {
-    "filter": "Views, filters and sorts",
+    "filter": "Text and document filters, sorts and the unreviewed view",
     "statistics": "The statistics dialog",
     "export": "The export dialog",
     "spot-check": "Spot-checks",
@@ -74,6 +77,33 @@ def count_source(screen: WorkerHost, counted: Callable[[SourceCounted], None]) -
             screen.app.call_from_thread(counted, outcome)
 
     screen.run_worker(work, name="count", group="count", exclusive=True, thread=True)
+
+
+def find_view(screen: WorkerHost, view: str, found: Callable[[str, Sequence[int]], None]) -> None:
+    """The rows of a dataset's `view`: the review's own at once, a stage view from the engine in
+    a worker, the review's labels laid over it on the main thread; `found(view, rows)` shows them."""
+    store, review = screen.store, screen.review
+    assert review is not None
+    if view in REVIEW_VIEWS:
+        found(view, review_view_rows(review, view))
+        return
+
+    def shown(positions: Sequence[int]) -> None:
+        found(view, with_review(store, review, view, found_rows(positions)))
+
+    def work() -> None:
+        try:
+            positions = store.source.view_positions(view)  # type: ignore[attr-defined]
+        except Exception as exc:  # any engine failure is a notice, not a crash
+            with contextlib.suppress(RuntimeError):
+                screen.app.call_from_thread(
+                    screen.tell, f"The view could not be found: {exc}", severity="error"
+                )
+            return
+        with contextlib.suppress(RuntimeError):  # the app has already gone
+            screen.app.call_from_thread(shown, positions)
+
+    screen.run_worker(work, name="view", group="view", exclusive=True, thread=True)
 
 
 def plain_again(screen: Any) -> None:

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ....core.analysis.filtering import filter_rows, narrows, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
+from ....core.analysis.source_views import source_view
 from ....core.analysis.views import BASELINE_VIEW_BY_NAME, VIEW_BY_NAME
 from ....core.common.text import visible
 from ...widgets.table.run_table import SORT_ARROWS
 from .baseline import is_baseline_view
 from .host import ReviewHost
-from .in_place import plain_again, refused
+from .in_place import find_view, plain_again, refused
 from .spot_checks import spot_check_rows
 
 if TYPE_CHECKING:
@@ -180,15 +181,31 @@ class RunIndex:
         self.show_state()
 
     def show_every_run(self) -> None:
-        """A dataset read in place: every run, in dataset order; a view, filter or order asked
-        for is refused (in_place.py) and the screen's filter set back to none."""
+        """A dataset read in place: every run, in dataset order, or a view its engine finds (in
+        a worker: `view_found` shows it); a text filter or order asked for is refused
+        (in_place.py) and the screen's filter set back to none."""
         screen = self.screen
+        view, review = screen.view, screen.review
+        assert review is not None
+        unfiltered = not screen.search and screen.missing_doc is None and screen.sort_direction == FILE_ORDER
+        if unfiltered and view != "all" and source_view(screen.store, review, view):
+            find_view(screen, view, self.view_found)
+            return
         if (not self.is_plain() or screen.sort_direction != FILE_ORDER) and refused(screen, "filter"):
             plain_again(screen)
         old_row = screen.table.cursor_row
         self.rows = range(len(screen.store))
         self.sticky = None
         screen.table.show_rows(screen.store, screen.review, self.rows, old_row or 0)
+        self.show_state()
+
+    def view_found(self, view: str, rows: Sequence[int]) -> None:
+        """A dataset's view came from its engine: shown, unless the reviewer has moved on."""
+        screen = self.screen
+        if view != screen.view or screen.search or screen.missing_doc is not None or not screen.is_mounted:
+            return
+        self.rows, self.sticky = rows, None  # type: ignore[assignment]
+        screen.table.show_rows(screen.store, screen.review, rows, 0)
         self.show_state()
 
     def _filtered_rows(self) -> list[int]:
