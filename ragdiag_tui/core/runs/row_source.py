@@ -85,5 +85,9 @@ class RowSource(Protocol):
         ...
 
     def tally(self) -> SourceTally:
-        """The stage counts, lucky answers and most-missed documents over every row (slow)."""
+        """The stage counts and lucky answers over every row (slow; its most-missed may be empty)."""
+        ...
+
+    def most_missed(self, top: int) -> list[tuple[str, int]]:
+        """The `top` documents most runs miss (id, runs), most first (slow: every run is read)."""
         ...

@@ -196,6 +196,7 @@ class SourceStore:
         self.precision = _Metric(self, 1)
         self.expected: dict[int, Any] = {}
         self._row_of = _RowOf(self)
+        self._missed: list[tuple[str, int]] = []
         self.counted: SourceTally | None = None
         """The source's tally once `tally` ran (the files' own labels)."""
 
@@ -239,9 +240,14 @@ class SourceStore:
         window = self.window_of(row)
         return window.raw[row - window.start]
 
+    def most_missed(self, top: int) -> list[tuple[str, int]]:
+        """The `top` documents most runs miss, asked of the source (slow: in a worker), and kept."""
+        self._missed = self.source.most_missed(top)
+        return self._missed
+
     def missed_documents(self) -> Counter[str]:
-        """The most-missed documents of the source's tally (empty until counted)."""
-        return Counter(dict(self.counted.most_missed)) if self.counted is not None else Counter()
+        """The most-missed documents found so far (`most_missed`; empty until then)."""
+        return Counter(dict(self._missed))
 
     # The run-by-run reads are RunStore's own, over these columns.
     raw = RunStore.raw

@@ -27,19 +27,16 @@ from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
-from .connect import arrow_batches, connect
+from .connect import connect
 from .pyrows import PyRun, runs_of
+from .review_codes import StageCodes
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
-from .stats import tally_groups
+from .stats import exact_tallies, tally_groups
 
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
 _JSON_WHITESPACE = b" \t\n\r"
-
-_VIEW = """
-SELECT __start + line - 1 AS pos FROM ({runs}) JOIN (VALUES {starts}) AS __files(__f, __start) ON f = __f
-WHERE {view} ORDER BY pos"""
 
 _POSITIONS = """
 SELECT f, min(line), rid FROM ({runs}) JOIN __wanted ON rid = __wanted.id
@@ -160,6 +157,7 @@ class DatasetRows:
         self._files: list[_JsonLinesFile | _ParquetFile] | None = None
         self._starts: list[int] = [0]
         self._lock = threading.Lock()
+        self._stage_codes: StageCodes | None = None
 
     @property
     def name(self) -> str:
@@ -232,27 +230,30 @@ class DatasetRows:
 
     def view_positions(self, view: str) -> array[int]:
         self.count()
-        plans = self._plans()
         found = array("q")
         with self._lock:
-            for at, sql_plan in enumerate(plans):
+            for at, sql_plan in enumerate(self._plans()):
                 if sql_plan is None:
                     self._exact_view(at, view, found)
-        groups = grouped_files(self.ds.files, plans)
-        if not groups:
+        codes = self._codes()
+        if codes is None:
             return found
-        starts = ", ".join(
-            f"({literal(self.ds.relative(path))}, {self._starts[at]})"
-            for at, path in enumerate(self.ds.files)
-        )
-        query = _VIEW.format(runs=runs_sql(self.ds, groups, 0), starts=starts, view=_view_sql(view))
-        from_sql = array("q")
-        with connect() as con:
-            for batch in arrow_batches(con, query):
-                column = batch.column(0)
-                data = memoryview(column.buffers()[1])  # int64, no nulls: the positions' bytes
-                from_sql.frombytes(data[column.offset * 8 : (column.offset + len(column)) * 8])
+        from_sql = codes.view("lucky" if view == "lucky" else f"stage = {literal(view)}")
         return array("q", heapq.merge(found, from_sql)) if found else from_sql
+
+    def _codes(self) -> StageCodes | None:
+        """The SQL-readable files' runs' stages, kept in DuckDB (review_codes.py); None without such files."""
+        with self._lock:
+            if self._stage_codes is None:
+                groups = grouped_files(self.ds.files, self._plans())
+                if not groups:
+                    return None
+                starts = ", ".join(
+                    f"({literal(self.ds.relative(path))}, {self._starts[at]})"
+                    for at, path in enumerate(self.ds.files)
+                )
+                self._stage_codes = StageCodes(runs_sql(self.ds, groups, 0), starts)
+            return self._stage_codes
 
     def _plans(self) -> list[Any]:
         """Each file's SQL (None: the exact path's)."""
@@ -273,19 +274,32 @@ class DatasetRows:
                 found.append(self._starts[at] + index)
 
     def tally(self) -> SourceTally:
-        tally = next(iter(tally_groups(self.ds, self.field_map).values()), None)
+        """The counts by the stage codes kept in DuckDB, and by the exact path's files (read again)."""
+        self.count()
         counts = [0] * len(STAGES)
-        if tally is None:
-            return SourceTally(counts, 0, [])
-        for stage, runs in tally.stages.items():
-            counts[STAGE_CODE[stage]] += runs
-        counts[S_INVALID] += tally.invalid
-        return SourceTally(counts, tally.lucky, tally.missed.most_common(MOST_MISSED))
+        lucky = 0
+        exact = [
+            path for path, sql_plan in zip(self.ds.files, self._plans(), strict=True) if sql_plan is None
+        ]
+        for path in exact:
+            tally = exact_tallies(path, self.ds, self.field_map, None).get(None)
+            if tally is not None:
+                for stage, runs in tally.stages.items():
+                    counts[STAGE_CODE[stage]] += runs
+                counts[S_INVALID] += tally.invalid
+                lucky += tally.lucky
+        codes = self._codes()
+        if codes is not None:
+            stages, sql_lucky = codes.counts()
+            for stage, runs in stages.items():
+                counts[STAGE_CODE[stage]] += runs
+            lucky += sql_lucky
+        return SourceTally(counts, lucky, [])
 
-
-def _view_sql(view: str) -> str:
-    """A stage view's condition over `runs_sql`'s columns (as `sample DATASET --view`)."""
-    return "stage = 'retrieval' AND label" if view == "lucky" else f"stage = {literal(view)}"
+    def most_missed(self, top: int = MOST_MISSED) -> list[tuple[str, int]]:
+        """The documents most runs miss (a scan of every run, as `stats DATASET`), most first."""
+        tally = next(iter(tally_groups(self.ds, self.field_map).values()), None)
+        return [] if tally is None else tally.missed.most_common(top)
 
 
 def _keep_first(found: dict[str, int], run_id: str, position: int) -> None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ....core.runs.row_source import SourceTally
 
 NOTICE_SECONDS = 12
+MOST_MISSED = 5  # documents named once a dataset's most-missed are found
 INSTEAD = {
     "filter": "the table shows the view's runs in dataset order (a, L, R, C and the stage keys); "
     "`ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can filter and sort",
@@ -48,6 +49,7 @@ class SourceCounted:
 
     tally: SourceTally | None
     problem: str | None = None
+    most_missed: tuple[tuple[str, int], ...] = ()
 
 
 def refused(screen: ReviewHost, what: str) -> bool:
@@ -70,9 +72,13 @@ def count_source(screen: WorkerHost, counted: Callable[[SourceCounted], None]) -
 
     def work() -> None:
         try:
-            outcome = SourceCounted(store.tally())  # type: ignore[attr-defined]
+            tally = store.tally()  # type: ignore[attr-defined]
+            tell(SourceCounted(tally))
+            tell(SourceCounted(None, most_missed=tuple(store.most_missed(MOST_MISSED))))  # type: ignore[attr-defined]
         except Exception as exc:  # any engine failure is a notice, not a crash
-            outcome = SourceCounted(None, f"{exc}")
+            tell(SourceCounted(None, f"{exc}"))
+
+    def tell(outcome: SourceCounted) -> None:
         with contextlib.suppress(RuntimeError):  # the app has already gone
             screen.app.call_from_thread(counted, outcome)
 

@@ -12,7 +12,6 @@ from ....core.runs.store import STAGE_CODE
 from .host import ReviewHost
 from .spot_checks import summary_lead
 
-MOST_MISSED_SHOWN = 5  # documents named when a dataset is counted
 NOTICE_SECONDS = 15
 
 if TYPE_CHECKING:
@@ -86,13 +85,14 @@ class Showing:
     def source_counted(self, event: SourceCounted) -> None:
         """The engine counted the dataset: its counts, with the review's changes over them."""
         screen, review = self.screen, self.screen.review
-        if event.tally is None or review is None:
+        if event.problem is not None or review is None:
             screen.tell(f"The dataset could not be counted: {event.problem}", severity="error", timeout=30)
             return
-        review.team.add_base(event.tally.counts, event.tally.lucky)
-        self.counting = False
-        self.counts()
-        missed = ", ".join(f"{doc} ({runs})" for doc, runs in event.tally.most_missed[:MOST_MISSED_SHOWN])
+        if event.tally is not None:
+            review.team.add_base(event.tally.counts, event.tally.lucky)
+            self.counting = False
+            self.counts()
+        missed = ", ".join(f"{doc} ({runs})" for doc, runs in event.most_missed)
         if missed:
             screen.tell(f"Most missed: {missed}.", title="Dataset counted", timeout=NOTICE_SECONDS)
 
