@@ -230,6 +230,7 @@ class RunIndex:
         if is_baseline_view(view) and baseline is not None:  # the baseline's rows, then the rest
             view, within = "all", within if within is not None else baseline.rows(view, screen.store.stage)
         if screen.spot_check is not None and screen.spot_check in review.spot_checks:
+            screen.store.resolve_ids(review.spot_checks[screen.spot_check].runs)  # a dataset: one query
             return [row for row in spot_check_rows(review, screen.spot_check) if self.matches(row)]
         return filter_rows(screen.store, review, view, screen.search, screen.missing_doc, within=within)
 
