@@ -157,17 +157,15 @@ class _RowOf:
 
 
 class _Metric(_Column):
-    """RAGAS's ID-based recall (0) or precision (1) of a row, worked out when shown."""
+    """RAGAS's ID-based recall (0) or precision (1) of a row, worked out when first shown and
+    kept for the rows of the windows kept (the table asks again at every redraw)."""
 
     def __init__(self, store: SourceStore, which: int) -> None:
         super().__init__(store, "metric")
         self.which = which
 
     def __getitem__(self, row: Any) -> Any:
-        if row in self.store.errors:
-            return NAN
-        fields = self.store.fields(row)
-        return id_metrics(fields.required, fields.context)[self.which]
+        return self.store.metrics_of(row)[self.which]
 
 
 class SourceStore:
@@ -197,6 +195,7 @@ class SourceStore:
         self.expected: dict[int, Any] = {}
         self._row_of = _RowOf(self)
         self._missed: list[tuple[str, int]] = []
+        self._metrics: OrderedDict[int, tuple[float, float]] = OrderedDict()
         self.counted: SourceTally | None = None
         """The source's tally once `tally` ran (the files' own labels)."""
 
@@ -235,6 +234,20 @@ class SourceStore:
         """The source's stage counts over every row (slow: the app runs it in a worker)."""
         self.counted = self.source.tally()
         return self.counted
+
+    def metrics_of(self, row: int) -> tuple[float, float]:
+        """(recall, precision) of a row (NaN for an invalid one), kept for WINDOW * WINDOWS rows."""
+        kept = self._metrics.get(row)
+        if kept is None:
+            if row in self.errors:
+                kept = (NAN, NAN)
+            else:
+                fields = self.fields(row)
+                kept = id_metrics(fields.required, fields.context)
+            self._metrics[row] = kept
+            if len(self._metrics) > WINDOW * WINDOWS:
+                self._metrics.popitem(last=False)
+        return kept
 
     def raw_text(self, row: int) -> bytes:
         window = self.window_of(row)

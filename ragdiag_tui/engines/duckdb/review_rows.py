@@ -17,6 +17,7 @@ import heapq
 import threading
 from array import array
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
-from .stats import exact_tallies, tally_groups
+from .stats import exact_tallies
 
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
@@ -238,7 +239,7 @@ class DatasetRows:
         codes = self._codes()
         if codes is None:
             return found
-        from_sql = codes.view("lucky" if view == "lucky" else f"stage = {literal(view)}")
+        from_sql = codes.view(view)
         return array("q", heapq.merge(found, from_sql)) if found else from_sql
 
     def _codes(self) -> StageCodes | None:
@@ -290,16 +291,26 @@ class DatasetRows:
                 lucky += tally.lucky
         codes = self._codes()
         if codes is not None:
-            stages, sql_lucky = codes.counts()
-            for stage, runs in stages.items():
-                counts[STAGE_CODE[stage]] += runs
+            by_code, sql_lucky = codes.counts()
+            for code, runs in by_code.items():
+                counts[code] += runs
             lucky += sql_lucky
         return SourceTally(counts, lucky, [])
 
     def most_missed(self, top: int = MOST_MISSED) -> list[tuple[str, int]]:
-        """The documents most runs miss (a scan of every run, as `stats DATASET`), most first."""
-        tally = next(iter(tally_groups(self.ds, self.field_map).values()), None)
-        return [] if tally is None else tally.missed.most_common(top)
+        """The documents most runs miss, most first: the exact path's files read again, the
+        rest from the runs' missing IDs kept in DuckDB."""
+        missed: Counter[str] = Counter()
+        for path, sql_plan in zip(self.ds.files, self._plans(), strict=True):
+            if sql_plan is None:
+                for tally in exact_tallies(path, self.ds, self.field_map, None).values():
+                    missed.update(tally.missed)
+        codes = self._codes()
+        if codes is not None:
+            if not missed:
+                return codes.most_missed(top)
+            missed.update(dict(codes.most_missed(len(self.ds.files) * top * 100)))
+        return sorted(missed.items(), key=lambda item: (-item[1], item[0]))[:top]
 
 
 def _keep_first(found: dict[str, int], run_id: str, position: int) -> None:
