@@ -1,4 +1,5 @@
-"""A dataset's review applied by the commands that read it (`stats DATASET`): the labels
+"""A dataset's review applied by the commands that read it (`stats DATASET`, `export FOLDER
+--reviewed-only`): the labels
 its reviewers set in the app (`review DATASET`), from its journal beside the folder
 (FOLDER.review.jsonl), `--journal` or RAGDIAG_JOURNAL.
 
@@ -13,7 +14,7 @@ import argparse
 import os
 from typing import Any
 
-from .common import err
+from .common import EXIT_OK, EXIT_UNREADABLE, err
 
 
 def dataset_review(args: argparse.Namespace, dataset: Any) -> Any:
@@ -52,3 +53,41 @@ def apply_review(figures: dict[str, Any], review: Any) -> None:
     figures["lucky_answers"] += review.lucky
     figures["unresolved"], figures["label_errors"] = stages[UNRESOLVED], stages[LABEL_ERROR]
     figures["reviewed"], figures["conflicts"] = review.reviewed, len(review.conflicts)
+
+
+def run_dataset_export(args: argparse.Namespace) -> int:
+    """`export FOLDER --reviewed-only -o OUT`: the runs of a dataset its reviewers labelled, with
+    the review applied, as `export FILE --reviewed-only` writes them (the others: `sample`)."""
+    from ..core.output.export import ExportError, export_runs, format_for_path
+    from ..core.review.records import JournalError
+    from ..engines import EngineUnavailable, load_engine
+    from ..engines.dataset import DatasetError, open_dataset
+
+    if not args.reviewed_only:
+        err("export of a dataset writes the runs its review labelled: add --reviewed-only "
+            "(`sample DATASET -o FILE` draws others)")  # fmt: skip
+        return EXIT_UNREADABLE
+    try:
+        load_engine("duckdb")
+        dataset = open_dataset([args.file])
+        review = dataset_review(args, dataset)
+    except (DatasetError, EngineUnavailable, JournalError) as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+    if review is None:
+        err(f"{args.file}: no review journal (and --no-journal): no reviewed runs to export")
+        return EXIT_UNREADABLE
+    if args.output != "-" and os.path.realpath(args.output) in {
+        os.path.realpath(path) for path in dataset.files
+    }:
+        err(f"{args.output}: is a file of the dataset; write elsewhere")
+        return EXIT_UNREADABLE
+    fmt = args.format or format_for_path(args.output)
+    try:
+        count = export_runs(review.store, review, args.output, fmt, review.reviewed_rows())
+    except ExportError as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+    where = "standard output" if args.output == "-" else args.output
+    err(f"exported {count} run{'' if count == 1 else 's'} to {where} ({fmt})")
+    return EXIT_OK

@@ -58,3 +58,32 @@ def test_stats_of_a_dataset_applies_its_journal_as_for_one_file(
     assert after["stages"]["pass"] == before["stages"]["pass"] + 1
     ignored = stats_json(capsys, str(lake), "--no-journal")
     assert ignored == before
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+def test_export_of_a_datasets_folder_writes_its_reviewed_runs_as_one_file_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    runs = [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
+    write = write_jsonl if kind == "jsonl" else write_parquet
+    write(tmp_path / "lake" / "day-1" / f"a.{kind}", runs[:33])
+    write(tmp_path / "lake" / f"b.{kind}", runs[33:])
+    one = write(tmp_path / f"one.{kind}", runs)
+    lake = tmp_path / "lake"
+    assert main(["export", str(lake), "-o", str(tmp_path / "none.jsonl")]) == 2  # every run: not here
+    assert "add --reviewed-only" in capsys.readouterr().err
+    review = open_review(str(lake), store=SourceStore(DatasetRows(open_dataset([str(lake)]))), reviewer="ann")
+    row_of = review.store.row_of  # b.* comes before day-1/a.* in the dataset's order
+    review.set_label(row_of["run-0080"], True)
+    review.set_label(row_of["run-0041"], False)
+    review.set_note(row_of["run-0041"], "wrong policy")
+    shutil.copy(f"{lake}.review.jsonl", journal_path(one))
+    assert main(["export", str(lake), "--reviewed-only", "-o", str(tmp_path / "out-lake.jsonl")]) == 0
+    assert main(["export", str(one), "--reviewed-only", "-o", str(tmp_path / "out-one.jsonl")]) == 0
+    exported = (tmp_path / "out-lake.jsonl").read_text(encoding="utf-8")
+    assert exported == (tmp_path / "out-one.jsonl").read_text(encoding="utf-8")
+    assert [json.loads(line)["id"] for line in exported.splitlines()] == ["run-0041", "run-0080"]
+    assert [json.loads(line)["note"] for line in exported.splitlines()] == ["wrong policy", None]
+    target = tmp_path / "lake" / f"b.{kind}"
+    assert main(["export", str(lake), "--reviewed-only", "-o", str(target)]) == 2
+    assert "is a file of the dataset" in capsys.readouterr().err
