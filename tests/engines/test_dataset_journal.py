@@ -25,6 +25,15 @@ DEMO = Path(__file__).resolve().parents[2] / "sample_runs" / "demo.jsonl"
 FIGURES = ("runs", "stages", "lucky_answers", "unresolved", "label_errors", "reviewed", "conflicts")
 
 
+def demo_lake(folder: Path, kind: str, first: str) -> tuple[Path, Path]:
+    """The demo's runs as a lake (the first 33 in FIRST.kind, the rest in b.kind) and as one file."""
+    runs = [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
+    write = write_jsonl if kind == "jsonl" else write_parquet
+    write(folder / "lake" / f"{first}.{kind}", runs[:33])
+    write(folder / "lake" / f"b.{kind}", runs[33:])
+    return folder / "lake", write(folder / f"one.{kind}", runs)
+
+
 def stats_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
     capsys.readouterr()
     main(["stats", *argv, "--json"])
@@ -35,12 +44,7 @@ def stats_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
 def test_stats_of_a_dataset_applies_its_journal_as_for_one_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
-    runs = [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
-    write = write_jsonl if kind == "jsonl" else write_parquet
-    write(tmp_path / "lake" / f"a.{kind}", runs[:33])
-    write(tmp_path / "lake" / f"b.{kind}", runs[33:])
-    one = write(tmp_path / f"one.{kind}", runs)
-    lake = tmp_path / "lake"
+    lake, one = demo_lake(tmp_path, kind, "a")
     before = stats_json(capsys, str(lake))
     store = SourceStore(DatasetRows(open_dataset([str(lake)])))
     alice = open_review(str(lake), store=store, reviewer="alice")
@@ -64,12 +68,7 @@ def test_stats_of_a_dataset_applies_its_journal_as_for_one_file(
 def test_export_of_a_datasets_folder_writes_its_reviewed_runs_as_one_file_would(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
-    runs = [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
-    write = write_jsonl if kind == "jsonl" else write_parquet
-    write(tmp_path / "lake" / "day-1" / f"a.{kind}", runs[:33])
-    write(tmp_path / "lake" / f"b.{kind}", runs[33:])
-    one = write(tmp_path / f"one.{kind}", runs)
-    lake = tmp_path / "lake"
+    lake, one = demo_lake(tmp_path, kind, "day-1/a")
     assert main(["export", str(lake), "-o", str(tmp_path / "none.jsonl")]) == 2  # every run: not here
     assert "add --reviewed-only" in capsys.readouterr().err
     review = open_review(str(lake), store=SourceStore(DatasetRows(open_dataset([str(lake)]))), reviewer="ann")
