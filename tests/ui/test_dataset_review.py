@@ -152,6 +152,11 @@ async def test_a_blind_second_reviewer_sees_no_one_elses_label_on_a_lake(tmp_pat
         line = screen_text(app).splitlines()[3]
         assert "run-0001" in line and "correct" not in line and "incorrect" not in line
         assert "lead" not in detail_text(app)
+        said = record_notifications(app)
+        await pilot.press("L")  # it would tell which runs are labelled correct
+        await wait_until(pilot, lambda: said, "the notice")
+        assert said[0][0].startswith("In blind mode, the views that tell labels: not available")
+        assert screen.view == "all" and len(screen.rows) == len(demo_runs())
         await pilot.press("n")
         assert screen.review.revealed(0) and screen.review.label(0) is False
     assert [

@@ -32,6 +32,7 @@ INSTEAD = {
     "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
     "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
     "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
+    "blind": "R lists the runs you labelled",
 }
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
 
@@ -40,6 +41,7 @@ WHAT = {
     "statistics": "The statistics dialog",
     "export": "The export dialog",
     "spot-check": "Spot-checks",
+    "blind": "In blind mode, the views that tell labels",
 }
 
 

@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ....core.analysis.filtering import filter_rows, narrows, row_matches
+from ....core.analysis.filtering import REVEALING_VIEWS, filter_rows, narrows, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
 from ....core.analysis.source_views import source_view
 from ....core.analysis.views import BASELINE_VIEW_BY_NAME, VIEW_BY_NAME
@@ -191,7 +191,8 @@ class RunIndex:
         if unfiltered and view != "all" and source_view(screen.store, review, view):
             find_view(screen, view, self.view_found)
             return
-        if (not self.is_plain() or screen.sort_direction != FILE_ORDER) and refused(screen, "filter"):
+        refusal = "blind" if review.blind and view in REVEALING_VIEWS else "filter"
+        if (not self.is_plain() or screen.sort_direction != FILE_ORDER) and refused(screen, refusal):
             plain_again(screen)
         old_row = screen.table.cursor_row
         self.rows = range(len(screen.store))
