@@ -242,7 +242,7 @@ def main() -> None:
         [sys.executable, "-m", "ragdiag_tui", "stats", str(lake), "--json"], capture_output=True, text=True
     )
     counted = json.loads(stats.stdout)
-    print(f"stats LAKE: reviewed {counted.get('reviewed')}, lucky {counted['lucky_answers']:,} "
+    print(f"stats LAKE: reviewed {counted.get('reviewed')}, still lucky {counted['still_lucky']:,} "
           f"({time.perf_counter() - started:.2f} s)")  # fmt: skip
 
 

@@ -50,7 +50,7 @@ def apply_review(figures: dict[str, Any], review: Any) -> None:
     for code, change in enumerate(review.counts):  # a store read in place counts changes only
         if STAGE_NAMES[code] in stages:
             stages[STAGE_NAMES[code]] += change
-    figures["lucky_answers"] += review.lucky
+    figures["still_lucky"] += review.lucky  # lucky_in_file stays the files' own
     figures["unresolved"], figures["label_errors"] = stages[UNRESOLVED], stages[LABEL_ERROR]
     figures["reviewed"], figures["conflicts"] = review.reviewed, len(review.conflicts)
 

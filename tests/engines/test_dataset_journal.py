@@ -22,7 +22,16 @@ pytest.importorskip("duckdb")
 from ragdiag_tui.engines.duckdb.review_rows import DatasetRows
 
 DEMO = Path(__file__).resolve().parents[2] / "sample_runs" / "demo.jsonl"
-FIGURES = ("runs", "stages", "lucky_answers", "unresolved", "label_errors", "reviewed", "conflicts")
+FIGURES = (
+    "runs",
+    "stages",
+    "lucky_in_file",
+    "still_lucky",
+    "unresolved",
+    "label_errors",
+    "reviewed",
+    "conflicts",
+)
 
 
 def demo_lake(folder: Path, kind: str, first: str) -> tuple[Path, Path]:
@@ -58,7 +67,8 @@ def test_stats_of_a_dataset_applies_its_journal_as_for_one_file(
     after, local = stats_json(capsys, str(lake)), stats_json(capsys, str(one))
     assert {key: after[key] for key in FIGURES} == {key: local[key] for key in FIGURES}
     assert after["reviewed"] == 3 and after["conflicts"] == 1
-    assert after["lucky_answers"] == before["lucky_answers"] + 1
+    assert after["still_lucky"] == before["still_lucky"] + 1
+    assert after["lucky_in_file"] == before["lucky_in_file"]
     assert after["stages"]["pass"] == before["stages"]["pass"] + 1
     ignored = stats_json(capsys, str(lake), "--no-journal")
     assert ignored == before

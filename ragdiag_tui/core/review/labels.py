@@ -192,6 +192,7 @@ class TeamLabels:
         for code, count in enumerate(counts):
             self.counts[code] += count
         self.lucky += lucky
+        self.lucky_in_file += lucky  # the files' own labels: what the count is of
 
     def put(self, row: int, entry: Entry) -> set[int]:
         """Take a label or adjudication record of the row; returns {row} if anything changed.

@@ -78,7 +78,7 @@ class Showing:
             flags=["auto-advance"] if screen.auto_advance else [],
             conflicts=shown.conflicts,
             hidden=shown.hidden,
-            lucky_in_file=shown.lucky_in_file,
+            lucky_in_file=None if self.counting else shown.lucky_in_file,
             reviewer=review.reviewer if review.blind else None,  # beside what blind mode hides
         )
 
