@@ -24,6 +24,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator
 
 POOL_SIZE = 50_000
 CHUNK = 20_000
@@ -130,8 +131,9 @@ def build_questions(rng: random.Random) -> list[str]:
     return questions
 
 
-def write_runs(n: int, out: str, seed: int) -> int:
-    """Write `n` runs to `out`; return the number of bytes written."""
+def run_lines(n: int, seed: int, id_prefix: str = "run-") -> Iterator[str]:
+    """The `n` runs of `seed` as JSON Lines, in chunks of CHUNK lines; run i's id is
+    `{id_prefix}{i:07d}` (give each seed its own prefix for ids distinct across seeds)."""
     rng = random.Random(seed)
     pool = build_pool(rng)
     questions = build_questions(rng)
@@ -139,54 +141,57 @@ def write_runs(n: int, out: str, seed: int) -> int:
     heads = [f'"source":"{s}","model":"{m}"' for s in SOURCES for m in MODELS]
     rand = rng.random
     n_pool, n_q, n_a, n_h = len(pool), len(questions), len(answers), len(heads)
+    lines: list[str] = []
+    for i in range(1, n + 1):
+        r = rand()
+        n_req = REQUIRED_COUNT[int(rand() * 100)]
+        base = int(rand() * n_pool)
+        # doc IDs near each other in the shuffled pool: cheap, distinct, varied
+        required = [pool[(base + k * 7) % n_pool] for k in range(n_req)]
+        n_ctx = CONTEXT_COUNT[int(rand() * 100)]
+        # retrieval runs: the retriever missed one or more required IDs
+        kept = required[: int(rand() * n_req)] if 0.55 <= r < 0.75 else required
+        extra_base = int(rand() * n_pool)
+        context = [pool[(extra_base + k * 13) % n_pool] for k in range(max(n_ctx - len(kept), 0))]
+        cut = int(rand() * (len(context) + 1))
+        context[cut:cut] = kept
+        required, label = _label(r, rand, required)
+        id_part = "" if r >= 0.98 else f'"id":"{id_prefix}{i:07d}",'
+        lines.append(
+            f"{{{id_part}{heads[int(rand() * n_h)]},"
+            f'"question":{questions[int(rand() * n_q)]},'
+            f'"answer":{answers[int(rand() * n_a)]},'
+            f'"required":[{",".join(required)}],'
+            f'"context":[{",".join(context)}]{label}}}\n'
+        )
+        if len(lines) == CHUNK:
+            yield "".join(lines)
+            lines.clear()
+    yield "".join(lines)
 
+
+def _label(r: float, rand: Callable[[], float], required: list[str]) -> tuple[list[str], str]:
+    """The run's label (as JSON text after its fields) and its required IDs, by its draw `r`."""
+    if r < 0.55:
+        return required, ',"correct":true'
+    if r < 0.75:
+        return required, ',"correct":true' if rand() < 1 / 3 else ',"correct":false'
+    if r < 0.90:
+        return required, ',"correct":false'
+    if r < 0.95:
+        return [], ',"correct":true' if rand() < 0.5 else ',"correct":false'
+    if r < 0.98:
+        return required, "" if rand() < 0.5 else ',"correct":null'
+    return required, ',"correct":true'  # no id field: an ordinary pass otherwise
+
+
+def write_runs(n: int, out: str, seed: int, id_prefix: str = "run-") -> int:
+    """Write `n` runs to `out`; return the number of bytes written."""
     written = 0
-    with open(out, "w", encoding="utf-8", newline="\n") as f:
-        lines: list[str] = []
-        for i in range(1, n + 1):
-            r = rand()
-            n_req = REQUIRED_COUNT[int(rand() * 100)]
-            base = int(rand() * n_pool)
-            # doc IDs near each other in the shuffled pool: cheap, distinct, varied
-            required = [pool[(base + k * 7) % n_pool] for k in range(n_req)]
-            n_ctx = CONTEXT_COUNT[int(rand() * 100)]
-            # retrieval runs: the retriever missed one or more required IDs
-            kept = required[: int(rand() * n_req)] if 0.55 <= r < 0.75 else required
-            extra_base = int(rand() * n_pool)
-            context = [pool[(extra_base + k * 13) % n_pool] for k in range(max(n_ctx - len(kept), 0))]
-            cut = int(rand() * (len(context) + 1))
-            context[cut:cut] = kept
-
-            if r < 0.55:
-                label = ',"correct":true'
-            elif r < 0.75:
-                label = ',"correct":true' if rand() < 1 / 3 else ',"correct":false'
-            elif r < 0.90:
-                label = ',"correct":false'
-            elif r < 0.95:
-                required = []
-                label = ',"correct":true' if rand() < 0.5 else ',"correct":false'
-            elif r < 0.98:
-                label = "" if rand() < 0.5 else ',"correct":null'
-            else:  # no id field: an ordinary pass otherwise
-                label = ',"correct":true'
-
-            id_part = "" if r >= 0.98 else f'"id":"run-{i:07d}",'
-            lines.append(
-                f"{{{id_part}{heads[int(rand() * n_h)]},"
-                f'"question":{questions[int(rand() * n_q)]},'
-                f'"answer":{answers[int(rand() * n_a)]},'
-                f'"required":[{",".join(required)}],'
-                f'"context":[{",".join(context)}]{label}}}\n'
-            )
-            if len(lines) == CHUNK:
-                chunk = "".join(lines)
-                f.write(chunk)
-                written += len(chunk.encode("utf-8"))
-                lines.clear()
-        chunk = "".join(lines)
-        f.write(chunk)
-        written += len(chunk.encode("utf-8"))
+    with open(out, "w", encoding="utf-8", newline="\n") as f:  # writes-ok: a benchmark's own data file
+        for chunk in run_lines(n, seed, id_prefix):
+            f.write(chunk)
+            written += len(chunk.encode("utf-8"))
     return written
 
 
@@ -195,11 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("n", type=int, metavar="N", help="number of runs")
     parser.add_argument("out", metavar="OUT", help="output path")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--id-prefix",
+        default="run-",
+        help="what each run's id starts with (default run-); give each seed its own for distinct ids",
+    )
     args = parser.parse_args(argv)
     if args.n < 0:
         parser.error("N must be >= 0")
     start = time.perf_counter()
-    size = write_runs(args.n, args.out, args.seed)
+    size = write_runs(args.n, args.out, args.seed, args.id_prefix)
     seconds = time.perf_counter() - start
     print(
         f"wrote {args.n} runs, {size} bytes ({size / max(args.n, 1):.0f} B/run) "

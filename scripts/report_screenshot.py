@@ -3,7 +3,8 @@ spot-check of its nine lucky answers, reviewed by two labellers, shot by headles
 
     python scripts/report_screenshot.py [--out docs/screenshots]
 
-Writes report.png (a wide screen) and report-phone.png (a phone's width). The review is made in
+Writes report-first.png (a laptop's first screenful: what a reader sees before scrolling),
+report.png (a wide screen, further down) and report-phone.png (a phone's width). The review is made in
 a temporary folder (nothing lands in sample_runs/): every lucky answer is drawn, and the labels
 follow the run ids in sorted order, so they do not depend on the order the sample draws them in.
 """
@@ -24,7 +25,8 @@ from ragdiag_tui.cli import main as ragdiag
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_runs"
 CHROMIUM = "chromium"
-SHOTS = {"report.png": (1200, 2000), "report-phone.png": (390, 1800)}
+# The first screenful of a laptop (the headline and the first chart), the page further down, a phone.
+SHOTS = {"report-first.png": (1280, 800), "report.png": (1200, 2000), "report-phone.png": (390, 1800)}
 # Per lucky answer, in sorted id order: (alice's label, bob's label or None, alice's tags, note).
 VERDICTS = [
     (False, False, ["required-wrong"], "The policy cited is not the one the question needs."),

@@ -154,6 +154,28 @@ def sample_strata_json(strata: Any) -> dict[str, Any]:
             "strata": [stratum.to_json() for stratum in strata.strata]}  # fmt: skip
 
 
+def name_taken(
+    args: argparse.Namespace,
+    spot_checks: dict[str, Any],
+    sample: Any,
+    out: str | None = None,
+    conflict: Callable[[Any], str] = lambda earlier: ")",
+) -> str | None:
+    """Why the drawn sample cannot be recorded under its name (another spot-check holds it
+    and --replace was not given), or None; asked before anything is written."""
+    from ..core.analysis.sampling import default_name
+
+    name = args.name or default_name(sample.view, len(sample.ids))
+    earlier = spot_checks.get(name)
+    if earlier is None or sample.recorded_as(earlier) or args.replace:
+        return None
+    return (
+        f"a spot-check named '{name}' already exists{'' if out is None else f' beside {out}'} "
+        f"({earlier.view}, seed {earlier.seed}, {len(earlier.ids)} runs{conflict(earlier)}; "
+        "choose another --name, or --replace"
+    )
+
+
 def record_spot_check(
     args: argparse.Namespace,
     review: Any,
@@ -162,11 +184,13 @@ def record_spot_check(
     *,
     out: str | None = None,
     conflict: Callable[[Any], str] = lambda earlier: ")",
+    list_ids: bool = True,
 ) -> int | None:
     """Journal a drawn sample (core.analysis.sampling.Sample) as the spot-check `args.name`
     (else its default name), print its ids (or `--json`) and say where it went; drawing the
     same sample again records nothing new. `out`: the sample file a dataset's draw wrote;
-    `conflict`: the words closing the description of a same-named spot-check drawn otherwise.
+    `conflict`: the words closing the description of a same-named spot-check drawn otherwise;
+    `list_ids` False: the ids are in the sample file, and the line on stderr says so.
     None when recorded, else the exit status (a name taken, a journal that refused the record)."""
     from ..core.analysis.sampling import default_name
     from ..core.common.text import visible
@@ -176,12 +200,9 @@ def record_spot_check(
     name = args.name or default_name(sample.view, len(sample.ids))
     earlier = review.spot_checks.get(name)
     same = earlier is not None and sample.recorded_as(earlier)
-    if earlier is not None and not same and not args.replace:
-        err(
-            f"a spot-check named '{name}' already exists{'' if out is None else f' beside {out}'} "
-            f"({earlier.view}, seed {earlier.seed}, {len(earlier.ids)} runs{conflict(earlier)}; "
-            "choose another --name, or --replace"
-        )
+    refusal = name_taken(args, review.spot_checks, sample, out, conflict)
+    if refusal is not None:
+        err(refusal)
         return EXIT_UNREADABLE
     if not same:  # drawing the same sample again records nothing new
         record = SpotCheck(name, sample.view, sample.filter, sample.seed, sample.population, len(sample.ids),
@@ -199,7 +220,7 @@ def record_spot_check(
         if sample.strata is not None:
             shown |= sample_strata_json(sample.strata)
         print(dumps(shown if out is None else {**shown, "output": out}))
-    else:
+    elif list_ids:
         for run_id in sample.ids:
             print(visible(run_id) if sys.stdout.isatty() else run_id)
     journal = review.journal.name if review.journal is not None else "no journal"

@@ -8,12 +8,22 @@ and a missing extra is one line naming it (exit 2).
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.common.text import plural
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, record_spot_check, warn_unmapped
+from .common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    dumps,
+    err,
+    name_taken,
+    record_spot_check,
+    warn_unmapped,
+)
 from .dataset_review import apply_review, dataset_review
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
@@ -70,6 +80,7 @@ def _say_where_texts_match(args: argparse.Namespace) -> None:
 def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> int:
     """Open the dataset and the engine, check the output file (when the command `writes`
     one), run `call`; whatever stops on the way is one line on stderr and exit 2."""
+    from ..core.analysis.sampling import SampleError
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
     from ..engines.results import EngineError
@@ -94,7 +105,7 @@ def _with_engine(args: argparse.Namespace, call: Call, writes: bool = True) -> i
             )
         options = {"master": args.master or "local[*]"} if args.engine == "spark" else {}
         return call(engine, dataset, options, out)
-    except (DatasetError, EngineUnavailable, EngineError) as exc:
+    except (DatasetError, EngineUnavailable, EngineError, SampleError) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
 
@@ -135,16 +146,14 @@ def run_dataset_stats(args: argparse.Namespace) -> int:
 
 
 def _stats_tables(result: dict[str, Any], name: str) -> str:
+    from ..core.analysis.group_table import format_group_table
     from ..core.analysis.stats import format_table
 
     if "group_by" not in result:
         return format_table(_as_stats(result), name)
+    groups = [(group["value"], _as_stats(group["stats"])) for group in result["groups"]]
     field = result["group_by"]
-    tables = [format_table(_as_stats(result["all"]), name)]
-    for group in result["groups"]:
-        value = "(none)" if group["value"] is None else group["value"]
-        tables.append(format_table(_as_stats(group["stats"]), f"{field} = {value}"))
-    return "\n\n".join(tables)
+    return format_group_table(f"{name}, grouped by {field}", field, groups, _as_stats(result["all"]))
 
 
 def _as_stats(figures: dict[str, Any]) -> Any:
@@ -172,15 +181,21 @@ ONE_FILE_NOTE = (
 
 
 def run_dataset_sample(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ..core.analysis.sample_files import SampleFileError
+    from ..core.analysis.stratify import StrataPlan
+    from ..core.common.atomic import WriteRefused
+    from ..core.review.records import JournalError
+    from ..core.runs.loading import FileError
     from ..engines.dataset import is_dataset_input
     from ..engines.results import DATASET_VIEWS, parse_filters
 
-    if args.strata or args.prior is not None or args.allocation != "proportional":
-        err("--strata, --allocation and --prior draw from a run file, not yet from a dataset (--engine)")
+    problem = _options_problem(args)
+    if problem is not None:
+        err(problem)
         return EXIT_UNREADABLE
-    if args.margin is not None and args.n != "auto":
-        err("--margin goes with -n auto")
-        return EXIT_UNREADABLE
+    strata = StrataPlan(args.strata, args.allocation, args.prior, args.margin) if args.strata else None
     if args.view not in DATASET_VIEWS:
         err(f"a dataset's sample is drawn from one of {', '.join(DATASET_VIEWS)}, not {args.view}")
         return EXIT_UNREADABLE
@@ -191,18 +206,104 @@ def run_dataset_sample(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
 
     def sample(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
-        summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
-                                margin=args.margin or 0.05, seed=args.seed, out=out, **options)  # fmt: skip
+        from ..core.common.publish import Publication
+
+        if strata is not None:
+            options["strata"] = strata
         where = f"the {args.view} view" + (f" matching '{_typed(args.filter)}'" if filters else "")
-        if not summary.ids:
-            Path(summary.out).unlink(missing_ok=True)
-            err(f"{dataset.root}: no runs in {where}: nothing to sample")
-            return EXIT_UNREADABLE
+        with Publication() as publication:  # the sample file is renamed into place once all is checked
+            target = publication.add(str(out))
+            earlier = _earlier_spot_checks(args, target)
+            temp = publication.temp_for(target)
+            summary = engine.sample(dataset, args.field_map, view=args.view, filters=filters, n=args.n,
+                                    margin=args.margin or 0.05, seed=args.seed, out=Path(temp),
+                                    **options)  # fmt: skip
+            if not summary.ids:
+                err(f"{dataset.root}: no runs in {where}: nothing to sample")
+                return EXIT_UNREADABLE
+            names = earlier
+            if not os.path.lexists(target) and args.journal is not None:  # a journal already there
+                names = _journal_spot_checks(args, temp)
+            refusal = _redraw_refusal(args, earlier, names, summary, target)
+            if refusal is not None:
+                err(refusal)
+                return EXIT_UNREADABLE
+            publication.publish()
         if len(dataset.files) == 1 and not is_dataset_input(args.inputs):
             err(ONE_FILE_NOTE.format(file=dataset.names[0]))
-        return _record_sample(args, summary, where)
+        _warn_repeated(summary.ids, target)
+        return _record_sample(args, replace(summary, out=target), where)
 
-    return _with_engine(args, sample)
+    try:
+        return _with_engine(args, sample)
+    except (SampleFileError, WriteRefused, JournalError, FileError) as exc:
+        err(str(exc))
+        return EXIT_UNREADABLE
+
+
+def _options_problem(args: argparse.Namespace) -> str | None:
+    """Why the sample's options do not go together; None when they do."""
+    if args.margin is not None and args.n != "auto" and not args.strata:
+        return "--margin goes with -n auto"
+    if (args.prior is not None or args.allocation != "proportional") and not args.strata:
+        return "--allocation and --prior go with --strata"
+    return None
+
+
+def _earlier_spot_checks(args: argparse.Namespace, target: str) -> dict[str, Any]:
+    """The spot-checks beside an existing sample file at `target` (core.analysis.sample_files)."""
+    from ..core.analysis.sample_files import earlier_spot_checks
+
+    return earlier_spot_checks(target, args.field_map, args.journal)
+
+
+def _journal_spot_checks(args: argparse.Namespace, drawn: str) -> dict[str, Any]:
+    """The spot-checks `--journal` holds, read beside the file of the runs just drawn."""
+    from ..core.analysis.sample_files import recorded_spot_checks
+
+    return recorded_spot_checks(drawn, args.field_map, args.journal)
+
+
+def _redraw_refusal(
+    args: argparse.Namespace, earlier: dict[str, Any], names: dict[str, Any], summary: Any, target: str
+) -> str | None:
+    """Why the draw may not be written to `target`: its name is taken among the spot-checks
+    `names` (those of its journal), or it would orphan the runs of the `earlier` spot-checks
+    recorded beside the sample file there. Asked before anything is written."""
+    from ..core.analysis.sample_files import orphaned
+    from ..core.analysis.sampling import Sample
+
+    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids,
+                    summary.strata, args.margin)  # fmt: skip
+    taken = name_taken(args, names, sample, target)
+    if taken is not None:
+        return taken
+    lost = orphaned(earlier, summary.ids)
+    if not lost:
+        return None
+    return (
+        f"cannot write {target}: this draw leaves out runs of the spot-checks {', '.join(lost)} recorded "
+        "beside it, whose labels would name runs no longer in the file; choose another -o"
+    )
+
+
+def _warn_repeated(ids: Sequence[str], out: str) -> None:
+    """Say at once when the dataset gave the sample's runs repeated ids (the sample file then
+    holds runs that `stats` and the app, which name a run by its id, take for one)."""
+    from collections import Counter
+
+    from ..core.common.text import visible
+
+    repeated = [run_id for run_id, count in Counter(ids).items() if count > 1]
+    if not repeated:
+        return
+    shown = ", ".join(visible(run_id) for run_id in repeated[:5]) + (", ..." if len(repeated) > 5 else "")
+    err(
+        f"warning: {len(repeated)} {plural(len(repeated), 'id is', 'ids are')} repeated in the sample "
+        f"({shown}): the dataset gives different runs the same id, and {out} holds each copy, which "
+        "stats and the app read as one run and an invalid line; give every run its own id "
+        "(scripts/make_lake.py makes a dataset whose ids are distinct)"
+    )
 
 
 def _files(dataset: Any, kind: str = "") -> str:
@@ -222,8 +323,9 @@ def _record_sample(args: argparse.Namespace, summary: Any, where: str) -> int:
 
     review = open_review(str(summary.out), args.field_map, args.journal, args.reviewer)
     # The filter as typed, as the local `sample` records it (the engines read it case-folded).
-    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids)
-    failed = record_spot_check(args, review, sample, where, out=str(summary.out))
+    sample = Sample(args.view, _typed(args.filter), args.seed, summary.population, summary.ids,
+                    summary.strata, args.margin)  # fmt: skip
+    failed = record_spot_check(args, review, sample, where, out=str(summary.out), list_ids=False)
     if failed is not None:
         return failed
     return EXIT_INVALID if summary.invalid else EXIT_OK

@@ -14,7 +14,10 @@ from .parser import HANDLERS, parse_args
 def main(argv: Sequence[str] | None = None) -> int:
     escape_unencodable()
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    from ..core.common.reads import forget_reads
     from ..core.runs.loading import FileError
+
+    forget_reads()  # a command protects what it reads itself, nothing an earlier one read
 
     try:
         files = _run_files(args)

@@ -63,11 +63,11 @@ examples:
   ragdiag-tui export sample_runs/demo.jsonl -o reviewed.csv --reviewed-only
   ragdiag-tui stats sample_runs/ragas_runs.jsonl --preset ragas
   ragdiag-tui diagnose sample_runs/runs.csv
-  ragdiag-tui diagnose sample_runs/llamaindex_retrieval.jsonl --map required=expected_ids \
+  ragdiag-tui diagnose sample_runs/llamaindex_retrieval.jsonl --map required=expected_ids \\
       --map context=retrieved_ids
   ragdiag-tui compare sample_runs/demo.jsonl sample_runs/demo_after.jsonl
   ragdiag-tui stats sample_runs/demo.jsonl sample_runs/demo_after.jsonl --group-by model
-  ragdiag-tui sample sample_runs/demo.jsonl sample_runs/demo_after.jsonl --view lucky -n 5 \
+  ragdiag-tui sample sample_runs/demo.jsonl sample_runs/demo_after.jsonl --view lucky -n 5 \\
       --seed 7 -o lucky.jsonl
   (several files, a folder or a glob are a dataset, read by DuckDB: --engine duckdb|spark)
 """

@@ -83,11 +83,11 @@ def run_report(args: argparse.Namespace) -> int:
 def _write(args: argparse.Namespace) -> int:
     from .. import __version__
     from ..core.common.atomic import WriteRefused
-    from ..core.output.export import protected_paths
     from ..core.output.report import ReportError, ReportOptions, build_report, write_report
     from ..core.review.records import JournalError
     from ..core.review.tags import TagsError
     from ..core.runs.corpus import DocsError
+    from ..core.runs.loading import FileError
 
     try:
         tags = load_tag_set(args)
@@ -106,8 +106,8 @@ def _write(args: argparse.Namespace) -> int:
         data = build_report(review, tags, options)
         for warning in data.baseline.warnings if data.baseline else ():
             err(warning)
-        written = write_report(data, args.output, protected_paths(review.store, review))
-    except (TagsError, DocsError, JournalError, ReportError, WriteRefused) as exc:
+        written = write_report(data, args.output)
+    except (TagsError, DocsError, JournalError, ReportError, WriteRefused, FileError) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
     for path in written:

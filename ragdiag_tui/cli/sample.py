@@ -115,7 +115,9 @@ def add_sample(command: AddCommand) -> None:
         "--output",
         metavar="SAMPLE",
         help="with a dataset: the JSON Lines run file the sampled runs are written to (every field "
-        "kept), its journal beside it recording the spot-check with the dataset's population",
+        "kept), its journal beside it recording the spot-check with the dataset's population; a file "
+        "already there is replaced only if it is a sample file and this draw keeps every run its "
+        "spot-checks name",
     )
 
 
@@ -134,15 +136,16 @@ def _add_strata_options(sample: argparse.ArgumentParser) -> None:
         "--strata",
         metavar="FIELD",
         help="draw from each stratum of FIELD apart: a run field (a dotted path as --map reads it, "
-        "as meta.source), stage (the file's stage) or tag:KEY (tagged KEY or not); each stratum by "
-        "the same hash definition, the ids served interleaved",
+        "as meta.source), stage (the file's stage) or tag:KEY (tagged KEY or not; a run file only); "
+        "each stratum by the same hash definition, the ids served interleaved",
     )
     sample.add_argument(
         "--allocation",
         choices=("proportional", "neyman"),
         default="proportional",
         help="with --strata: sizes proportional to the strata, or Neyman (to N_h * sqrt(P(1-P)) from "
-        "--prior, else from an earlier spot-check of the same view and field, else 0.5); at least 2 "
+        "--prior, else from an earlier spot-check of the same view and field (a run file only), else "
+        "0.5); at least 2 "
         "runs per stratum (default proportional)",
     )
     sample.add_argument(

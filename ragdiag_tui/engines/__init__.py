@@ -7,12 +7,14 @@ functions (keyword options may be added, such as `master=` for Spark):
 
     diagnose(ds, mapping, out) -> results.DiagnoseSummary
     stats(ds, mapping, *, group_by=None, top=10) -> dict
-    sample(ds, mapping, *, view, filters, n, margin, seed, out) -> results.SampleSummary
+    sample(ds, mapping, *, view, filters, n, margin, seed, out, strata=None) -> results.SampleSummary
+
+(`strata`, a core.analysis.stratify.StrataPlan, draws each stratum apart).
 
 `dataset` says what a dataset is; `results` holds what the engines return and the
 definitions they share (a run's id in a dataset, the views, `--filter`, the sample key,
 a field's text); `records` and `output` the pieces of reading and writing both engines
-use (the engines never import each other).
+use, and `strata` the stratified draw they share (the engines never import each other).
 Each engine needs its optional extra (`duckdb`, `spark`); `load_engine` says which.
 """
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ..core.common.reads import register_read
+
 Format = Literal["parquet", "jsonl"]
 SUFFIXES: dict[str, Format] = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 JOURNAL_SUFFIX = ".review.jsonl"  # a review journal beside a run file is not a run file
@@ -145,4 +147,6 @@ def open_dataset(inputs: Sequence[str]) -> Dataset:
         raise DatasetError(f"a dataset holds files of one format, not {named}")
     root = Path(os.path.commonpath([os.path.dirname(path) for path in paths]))
     files = tuple(sorted(paths, key=lambda path: path.relative_to(root).as_posix()))
+    for path in files:
+        register_read(path, f"a file of the dataset {root}")
     return Dataset(root, files, next(iter(formats)), tuple(left_out))

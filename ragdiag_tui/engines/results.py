@@ -241,7 +241,7 @@ class DiagnoseSummary:
 @dataclass
 class SampleSummary:
     """A sample drawn from a dataset: its population's size N, the drawn ids in draw order
-    (ascending key), and how many runs were written to `out`."""
+    (ascending key; a stratified draw's as served), written to `out`."""
 
     view: str
     filters: Sequence[FieldTerm]
@@ -250,6 +250,7 @@ class SampleSummary:
     ids: tuple[str, ...]
     out: str
     invalid: int = 0  # invalid runs met in the dataset (never drawn)
+    strata: Any = None  # a stratified draw: its core.review.records.Strata (`ids` served interleaved)
 
     @property
     def filter_text(self) -> str:

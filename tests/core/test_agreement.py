@@ -87,6 +87,8 @@ def check_against_references(runs: Runs) -> None:
             continue
         assert one.agreement == pytest.approx(sum(x == y for x, y in shared) / len(shared))
         kappa = reference_kappa([x for x, _ in shared], [y for _, y in shared])
+        if len({y for _, y in shared}) == 1:  # the file's labels all alike: undefined, not 0
+            kappa = None
         assert one.kappa == (None if kappa is None else pytest.approx(kappa, abs=1e-9))
         assert (one.kappa_reason is None) == (kappa is not None)
 
@@ -148,6 +150,18 @@ def test_opposite_single_labels_give_kappa_zero_not_none() -> None:
     result = agreement([({"ann": True, "bo": False}, None)] * 3)
     assert result.pairs[0].kappa == 0.0 == reference_kappa([True] * 3, [False] * 3)
     assert result.pairs[0].agreement == 0.0
+
+
+def test_kappa_against_a_file_whose_labels_are_all_alike_is_undefined_not_zero() -> None:
+    # The file labels every lucky answer correct: the formula gives 0 whatever ann says.
+    runs: Runs = [({"ann": True}, True), ({"ann": False}, True), ({"ann": False}, True)]
+    assert reference_kappa([True, False, False], [True, True, True]) == 0.0
+    (one,) = agreement(runs).with_file
+    assert (one.overlap, one.kappa) == (3, None)
+    assert one.kappa_reason == "undefined: the file says correct on every run this reviewer labelled"
+    assert one.to_json()["kappa_reason"] == one.kappa_reason
+    text = "\n".join(format_agreement(agreement(runs)))
+    assert "n/a  (undefined: the file says correct on every run this reviewer labelled)" in text
 
 
 def test_reviewers_who_never_overlap_form_no_pair_and_no_alpha() -> None:

@@ -155,7 +155,12 @@ def test_a_sequential_spot_check_may_stop_and_its_conclusion_is_the_anytime_inte
     (report,) = json.loads(out)["spot_checks"]
     anytime = anytime_interval(0, reviewed, 201)
     assert anytime is not None and (anytime.high - anytime.low) / 2 <= 0.1
-    assert report["overturned_rate_anytime"] == {"estimate": 0.0, "low": anytime.low, "high": anytime.high, "exact": False}
+    assert report["overturned_rate_anytime"] == {
+        "estimate": 0.0,
+        "low": anytime.low,
+        "high": anytime.high,
+        "exact": False,
+    }
     assert report["may_stop"] is True and report["margin"] == 0.1
     _, text, _ = run_cli(capsys, "stats", path)
     assert f"anytime 95% CI 0-{100 * anytime.high:.0f}%, valid at any stopping point" in text

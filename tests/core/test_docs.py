@@ -208,7 +208,7 @@ def test_a_json_lines_document_nested_too_deeply_is_skipped(tmp_path: Path, key:
     )
     docs = DocStore.open(path, {"id": key})
     assert docs.text("D1") == "one" and docs.text("D3") == "t" and "D2" not in docs
-    assert docs.warnings == [f"{path}, line 2: skipped (nested too deeply to read)"]
+    assert docs.warnings == [f"{path}, line 2: skipped (nested too deeply to read (over 500 levels))"]
 
 
 def test_a_json_corpus_nested_too_deeply_is_one_clear_error(tmp_path: Path) -> None:
@@ -218,12 +218,35 @@ def test_a_json_corpus_nested_too_deeply_is_one_clear_error(tmp_path: Path) -> N
         DocStore.open(path)
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_the_depth_limit_is_the_readers_own_the_same_on_every_python(tmp_path: Path, suffix: str) -> None:
+    # 501 levels: within any interpreter's recursion limit, refused by the reader's own limit
+    # (Python 3.13's json reads 5,000 levels where 3.11's raised RecursionError).
+    within, over = "[" * 499 + "]" * 499, "[" * 500 + "]" * 500  # with the document's own braces
+    lines = [f'{{"id": "D1", "x": {within}, "text": "a"}}', f'{{"id": "D2", "x": {over}, "text": "b"}}']
+    path = tmp_path / f"docs{suffix}"
+    if suffix == ".jsonl":
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        docs = DocStore.open(path)
+        assert docs.text("D1") == "a" and "D2" not in docs
+        assert docs.warnings == [f"{path}, line 2: skipped (nested too deeply to read (over 500 levels))"]
+    else:
+        shallower = lines[0].replace("[]", "", 1)  # 500 levels with the array's own
+        path.write_text("[\n" + shallower + "\n]", encoding="utf-8")
+        assert DocStore.open(path).text("D1") == "a"
+        path.write_text("[\n" + lines[0] + ",\n" + lines[1] + "\n]", encoding="utf-8")
+        with pytest.raises(DocsError, match=r"docs\.json, line 3: nested too deeply to read \(over 500"):
+            DocStore.open(path)
+
+
 def test_a_document_rewritten_deeply_while_open_says_why(tmp_path: Path) -> None:
     path = jsonl(tmp_path, [{"id": "D1", "text": "x" * 20_000}])
     docs = DocStore.open(path)
     path.write_text(f'{{"id": "D1", "x": {DEEP}}}'.ljust(20_000 + 25) + "\n", encoding="utf-8")
     found = docs.lookup("D1")
-    assert found.text is None and found.reason == f"{path}, line 1: nested too deeply to read"
+    assert (
+        found.text is None and found.reason == f"{path}, line 1: nested too deeply to read (over 500 levels)"
+    )
 
 
 def test_a_corpus_rewritten_while_open_never_shows_another_documents_text(tmp_path: Path) -> None:

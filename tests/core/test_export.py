@@ -333,7 +333,8 @@ def test_the_run_file_and_its_journal_are_refused_as_targets(
     # Reached through another spelling of the same path.
     other = tmp_path / "." / path.name
 
-    with pytest.raises(ExportError, match=f"cannot write .*{path.name}: it is the run file"):
+    what = "the run file" if target == "run file" else "the review journal"
+    with pytest.raises(ExportError, match=f"cannot write .*{path.name}: it is {what}"):
         export_runs(store, review, str(other), "jsonl")
     assert path.read_bytes() == before
     assert files_in(tmp_path) == sorted([run_file.name, Path(journal_path(run_file)).name])

@@ -226,6 +226,36 @@ def test_sample_auto_uses_the_populations_size_and_names_unnamed_runs_in_the_fil
     assert read_back == list(summary.ids)  # the sample file names its runs as the journal does
 
 
+def test_a_stratified_sample_draws_each_stratum_as_the_local_path_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both jobs: the first counts the strata; with a first cap of one run, a second reads each
+    larger stratum again for its n_h smallest keys."""
+    from ragdiag_tui.core.analysis.stratify import StrataPlan
+    from ragdiag_tui.engines import spark as engine
+    from ragdiag_tui.engines.spark import engine as driver
+
+    from .strata_support import assert_hash_definition, assert_same_draw, local_draw, strata_runs, write_lines
+
+    monkeypatch.setattr(driver, "first_cap", lambda n, margin: 1)
+    made = strata_runs()
+    lines = [line for _, line, _ in made]
+    whole = write_lines(tmp_path / "whole.jsonl", lines)
+    write_lines(tmp_path / "lake" / "a.jsonl", lines[:50])
+    write_lines(tmp_path / "lake" / "b.jsonl", lines[50:])
+    plan = StrataPlan("meta.source", "proportional", None, 0.2)
+    out = tmp_path / "sample.jsonl"
+    drawn = engine.sample(_dataset(tmp_path / "lake"), None, view="all", filters=[], n=14, margin=0.2,
+                          seed=11, out=out, strata=plan)  # fmt: skip
+    assert_same_draw(local_draw(whole, "all", 14, plan), drawn)
+    members: dict[str, list[str]] = {}
+    for run, _, stratum in made:
+        members.setdefault("0.5" if stratum == "0.50" else stratum, []).append(run["id"])
+    assert {stratum.stratum for stratum in drawn.strata.strata} == set(members)
+    assert_hash_definition(drawn, members)
+    assert [run["id"] for run in read_jsonl(out)] == list(drawn.ids)
+
+
 def test_a_sample_is_one_spark_job(spark: Any, tmp_path: Path) -> None:
     """The counts and the smallest keys come back together: no second pass over the files,
     no cached copy of them (each job of a small sample costs more than its data)."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import signal
 import struct
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -21,16 +21,25 @@ class Terminal:
         import pty
         import termios
 
+        # A pseudo-terminal opened here and handed to a child started by subprocess, not
+        # pty.fork(): forking a process that has threads (pytest's, the app tests') is
+        # deprecated from Python 3.12 and warns; subprocess starts the child without that.
+        self.fd, child_end = pty.openpty()
+        fcntl.ioctl(child_end, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
         command = str(Path(sys.executable).with_name("ragdiag-tui"))
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the command, and never return into pytest
-            try:
-                os.chdir(cwd)
-                os.environ["TERM"] = "xterm-256color"
-                os.execv(command, [command, *map(os.fspath, args)])
-            finally:
-                os._exit(127)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        try:
+            self.process = subprocess.Popen(
+                [command, *map(os.fspath, args)],
+                stdin=child_end,
+                stdout=child_end,
+                stderr=child_end,
+                cwd=cwd,
+                env={**os.environ, "TERM": "xterm-256color"},
+                start_new_session=True,  # its own session, as a terminal's program has
+            )
+        finally:
+            os.close(child_end)
+        self.pid = self.process.pid
         self.screen = b""
 
     def wait_for(self, done: Callable[[], bool], timeout: float = 20.0) -> None:
@@ -47,7 +56,6 @@ class Terminal:
         os.write(self.fd, key)
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
+        self.process.kill()
+        self.process.wait()
         os.close(self.fd)

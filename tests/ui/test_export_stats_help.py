@@ -129,7 +129,8 @@ async def test_export_to_the_run_file_or_its_journal_is_refused_before_asking_to
         await pilot.pause()
         text = screen_text(pilot.app)
         assert "Replace it?" not in text
-        assert "Not exported" in text and "it is the run file" in text
+        what = "the run file" if target == "run file" else "the review journal"
+        assert "Not exported" in text and f"it is {what}" in text
         assert isinstance(pilot.app.screen, ExportDialog)
     assert (runs_path.read_bytes(), journal.read_bytes()) == before
 

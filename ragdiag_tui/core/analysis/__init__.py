@@ -65,7 +65,16 @@ __getattr__, __all__ = public_api(
             "plan_sizes",
             "stratified_estimate",
         ],
-        "stratify": ["StrataPlan", "draw_stratified", "serving_order", "stratum_of"],
+        "stratify": [
+            "StrataPlan",
+            "draw_stratified",
+            "field_stratum",
+            "serving_order",
+            "strata_sizes",
+            "stratified_record",
+            "stratum_of",
+            "stratum_text",
+        ],
         "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats", "stats_document"],
         "views": [
             "BASELINE_VIEWS",

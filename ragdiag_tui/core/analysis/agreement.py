@@ -16,7 +16,10 @@ A figure that is undefined is None with a reason, never a guess:
 - alpha when no run has two labels, or when only one label occurs among them
   (no disagreement is possible);
 - agreement (and kappa) when the overlap is 0 (only for `with_file`: a pair
-  with no overlap is not listed).
+  with no overlap is not listed);
+- a reviewer's kappa against the file when the file's labels on the runs they
+  share are all alike: the formula gives 0 whatever the reviewer says, which
+  reads as "no better than chance" when nothing was measured.
 
 Every run's labels are reduced to a signature first: with a handful of
 reviewers there are only a few hundred distinct ones, so the figures cost one
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
 
 ONE_LABEL = "both said {} on every run they share"
 NO_OVERLAP_WITH_FILE = "no run this reviewer labelled has a label in the file"
+FILE_ONE_LABEL = "undefined: the file says {} on every run this reviewer labelled"
 NO_UNITS = "no run has labels from two reviewers"
 NO_VARIATION = "every label on runs with two or more labels is {}: no disagreement is possible"
 
@@ -203,7 +207,7 @@ def agreement(runs: Iterable[tuple[Mapping[str, bool], bool | None]]) -> Agreeme
     for name in sorted(names):
         table = _table(file_counts.get(name, {}))
         if table.overlap:
-            kappa, why = table.kappa()
+            kappa, why = _file_kappa(table)
         else:
             kappa, why = None, NO_OVERLAP_WITH_FILE
         with_file.append(FileAgreement(name, table.overlap, table.agreement(), kappa, why))
@@ -211,6 +215,16 @@ def agreement(runs: Iterable[tuple[Mapping[str, bool], bool | None]]) -> Agreeme
     return Agreement(
         tuple(sorted(names)), labelled, pairable, tuple(pairs), alpha, alpha_reason, tuple(with_file)
     )
+
+
+def _file_kappa(table: Table) -> tuple[float | None, str | None]:
+    """A reviewer's kappa against the file (the second rater): undefined when the file's labels
+    are all alike on the runs they share."""
+    kappa, why = table.kappa()
+    file_true = table.tt + table.ft
+    if kappa is not None and file_true in (0, table.overlap):
+        return None, FILE_ONE_LABEL.format("correct" if file_true else "incorrect")
+    return kappa, why
 
 
 def format_agreement(result: Agreement) -> list[str]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import ne
 
+from ..common.reads import register_read
 from ..review.labels import ReviewerState
 from ..review.records import ADJUDICATION, Entry
 from ..runs.mapping import FieldMap
@@ -158,6 +159,7 @@ def open_baseline(
 
     Raises loading.FileError or journal.JournalError when OLD cannot be read.
     """
+    register_read(path, "the --baseline run file")  # before the loader calls it the run file
     side = open_side(path, field_map)
     comparison = compare_stores(side.store, new, BY_ID, side.label, new_label)
     offers = find_offers(comparison, side.reviewer_labels, new_reviewed)

@@ -10,7 +10,8 @@ A run's stratum is the value of `by`:
 
 Within each stratum the draw is `sampling.draw` (the n_h runs of smallest key): a stratum's
 runs are those an unstratified draw of that stratum alone would give, by the one definition
-every engine shares (the engines do not stratify yet: `sample --engine` refuses `--strata`).
+every engine shares: DuckDB and Spark count the strata, size them (`strata_sizes`) and
+record them (`stratified_record`) with these same functions.
 A field's value is read from each run's own text (a JSON decode a run: about a second a
 million runs). The sample's ids are served interleaved (`serving_order`):
 after any number of labels, each stratum's share stays within one run of its allocation.
@@ -20,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
-from ..common.jsonutil import field_text
+from ..common.jsonutil import decode, field_text
 from ..review.records import Strata, Stratum
 from ..review.state import Review
 from ..runs.stages import (
@@ -42,6 +43,7 @@ from .strata import AllocationError, allocate, plan_sizes
 
 ABSENT = "(none)"
 INVALID = "(invalid)"
+T = TypeVar("T")
 
 
 def stratum_of(by: str, review: Review) -> Callable[[int], str]:
@@ -52,33 +54,38 @@ def stratum_of(by: str, review: Review) -> Callable[[int], str]:
     if by.startswith("tag:"):
         key = by[4:]
         return lambda row: key if key in review.team.settled_tags(row) else f"not {key}"
+    read = field_stratum(by)
+    return lambda row: INVALID if row in store.errors else read(store.raw_text(row))
+
+
+def field_stratum(by: str) -> Callable[[bytes], str]:
+    """A function of a run's JSON text giving its stratum under the field `by` (a dotted
+    path; see the module), the same for a run file's rows and a dataset's runs. It decodes
+    that field alone where it can (msgspec); the whole run (`stratum_text`, numbers as the
+    store reads them) for a number, list or object, or a key named like the whole path."""
     keys = tuple(by.split("."))
 
-    def slowly(row: int) -> str:  # the whole run decoded exactly (numbers as written)
-        found = walk(store.raw(row), by, keys)
-        return ABSENT if found is None else field_text(found)
+    def slowly(raw: bytes) -> str:
+        return stratum_text(decode(raw.decode("utf-8", "surrogatepass")), by)
 
     first = _first_key_reader(keys[0])
     texts: dict[bytes, str] = {}
 
-    def value(row: int) -> str:
-        if row in store.errors:
-            return INVALID
-        raw = store.raw_text(row)
+    def value(raw: bytes) -> str:
         if by != keys[0] and by.encode() in raw:  # a key named like the whole path: read exactly
-            return slowly(row)
+            return slowly(raw)
         try:
             found = first(raw)
         except msgspec.MsgspecError:  # NaN elsewhere in the run, say
-            return slowly(row)
+            return slowly(raw)
         if found is None:
             return ABSENT
         data = bytes(found)
         text = texts.get(data)
         if text is None:
             leaf = _leaf(msgspec.json.decode(data), keys[1:])
-            if not isinstance(leaf, str):  # a number, list or object: exactly as written
-                return slowly(row)
+            if not isinstance(leaf, str):  # a number, list or object: as the whole run reads it
+                return slowly(raw)
             text = texts[data] = leaf
         return text
 
@@ -135,6 +142,13 @@ def walk(obj: Any, path: str, keys: Sequence[str]) -> Any:
     return obj
 
 
+def stratum_text(obj: Any, by: str) -> str:
+    """The stratum of a run object under a field `by`: its text at the dotted path (`walk`),
+    as the filter shows it; ABSENT where there is none."""
+    found = walk(obj, by, tuple(by.split(".")))
+    return ABSENT if found is None else field_text(found)
+
+
 def split(rows: Sequence[int], stratum: Callable[[int], str]) -> dict[str, list[int]]:
     """The rows of each stratum in file order; strata in order of first appearance."""
     strata: dict[str, list[int]] = {}
@@ -143,12 +157,12 @@ def split(rows: Sequence[int], stratum: Callable[[int], str]) -> dict[str, list[
     return strata
 
 
-def serving_order(drawn: Mapping[str, Sequence[str]]) -> list[str]:
+def serving_order(drawn: Mapping[str, Sequence[T]]) -> list[T]:
     """The strata's ids interleaved so that after k labels each stratum has had about
     k * n_h / n of them (the stratum furthest behind its share next; ties in strata order)."""
     total = sum(len(ids) for ids in drawn.values())
     taken = dict.fromkeys(drawn, 0)
-    order: list[str] = []
+    order: list[T] = []
     for _ in range(total):
         name = min(
             (name for name, ids in drawn.items() if taken[name] < len(ids)),
@@ -172,26 +186,39 @@ class StrataPlan:
 def draw_stratified(
     review: Review, view: str, n: int | str, seed: int, plan: StrataPlan, query: str = ""
 ) -> Sample:
-    """A stratified sample of `view` narrowed by `query`: `n` runs allocated over the strata
-    (`strata.allocate`), or with n == "auto" the sizes planned for +-margin on the combined
-    interval (`strata.plan_sizes`). Raises SampleError when it cannot be drawn."""
+    """A stratified sample of `view` narrowed by `query` (see `strata_sizes`). Raises
+    SampleError when it cannot be drawn."""
     store = review.store
     rows, _ = sample_plan(store, review, view, 0, query)
     groups = split(rows, stratum_of(plan.by, review))
     populations = {name: len(members) for name, members in groups.items()}
+    sizes = strata_sizes(populations, n, plan)
+    drawn = {name: draw_ids(store, members, sizes[name], seed) for name, members in groups.items()}
+    record, ids = stratified_record(plan, populations, drawn)
+    return Sample(view, query, seed, len(rows), ids, record, plan.margin)
+
+
+def strata_sizes(populations: Mapping[str, int], n: int | str, plan: StrataPlan) -> dict[str, int]:
+    """How many runs to draw from each stratum of these populations: `n` runs allocated over
+    them (`strata.allocate`), or with n == "auto" the sizes planned for +-margin on the
+    combined interval (`strata.plan_sizes`). Raises SampleError when they cannot be sized."""
     if plan.priors and not set(plan.priors) & set(populations):  # a typo, or another field's strata
         named = ", ".join(repr(name) for name in list(populations)[:8])
         raise SampleError(f"no --prior names a stratum of {plan.by} (its strata: {named})")
     try:
         if n == "auto":
-            sizes = plan_sizes(populations, plan.margin or 0.05, plan.allocation, plan.priors)
-        elif isinstance(n, int) and not isinstance(n, bool) and n >= 0:
-            sizes = allocate(populations, min(n, len(rows)), plan.allocation, plan.priors)
-        else:
-            raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
+            return plan_sizes(populations, plan.margin or 0.05, plan.allocation, plan.priors)
+        if isinstance(n, int) and not isinstance(n, bool) and n >= 0:
+            return allocate(populations, min(n, sum(populations.values())), plan.allocation, plan.priors)
+        raise SampleError(f"the sample size is a whole number or 'auto', got {n!r}")
     except AllocationError as exc:
         raise SampleError(str(exc)) from exc
-    drawn = {name: draw_ids(store, members, sizes[name], seed) for name, members in groups.items()}
-    strata = tuple(Stratum(name, populations[name], tuple(drawn[name])) for name in groups)
-    record = Strata(plan.by, plan.allocation, strata)
-    return Sample(view, query, seed, len(rows), tuple(serving_order(drawn)), record, plan.margin)
+
+
+def stratified_record(
+    plan: StrataPlan, populations: Mapping[str, int], drawn: Mapping[str, Sequence[str]]
+) -> tuple[Strata, tuple[str, ...]]:
+    """The spot-check's strata (in the order of `populations`: first appearance) and the
+    sample's ids as served (`serving_order`), from each stratum's ids drawn in key order."""
+    strata = tuple(Stratum(name, populations[name], tuple(drawn.get(name, ()))) for name in populations)
+    return Strata(plan.by, plan.allocation, strata), tuple(serving_order(drawn))

@@ -27,6 +27,8 @@ __getattr__, __all__ = public_api(
             "line_bytes",
         ],
         "paths": ["is_within"],
+        "publish": ["Publication"],
+        "reads": ["forget_reads", "read_as", "register_read"],
         "text": ["visible"],
     },
 )

@@ -12,9 +12,13 @@ kind of thing the target is. `-` is standard output. A character device
 (`/dev/null`, a terminal) or a FIFO is written to as a stream, never replaced;
 a directory, a socket or a block device is refused. A symlink stays a symlink:
 the file it points to is the one replaced. Whatever the path, the output never
-lands on a protected file (the run file, its journal) nor on any review journal
-(`*.review.jsonl`): files are compared by device and inode, not by name, so a
-symlink or a hard link to one is caught too.
+lands on a file this command has read (`reads`: the run file, its journal, the
+corpus, the tags file, ...) nor on any review journal (`*.review.jsonl`): files
+are compared by device and inode, not by name, so a symlink or a hard link to one
+is caught too. A write that fails (a full disk) names its target.
+
+Several files written as one output (a report and its charts) go through
+`publish.Publication`, which checks every target before writing any.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
+
+from .reads import read_as
 
 _O_TMPFILE = getattr(os, "O_TMPFILE", 0)
 # O_TMPFILE unsupported by the file system (or the kernel predates it).
@@ -102,7 +108,7 @@ def _keep_mode(fd: int, target: str) -> None:
             os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode))
 
 
-def _fsync_folder(folder: str) -> None:
+def fsync_folder(folder: str) -> None:
     """Make the rename durable; not every system can open or fsync a folder."""
     with contextlib.suppress(OSError):
         dir_fd = os.open(folder, os.O_RDONLY)
@@ -118,13 +124,14 @@ def atomic_writer(target: str | os.PathLike[str], protect: str | None = None) ->
     target = os.fspath(target)
     if protect is not None and same_file(target, protect):
         raise WriteRefused(f"{target}: refusing to overwrite the run file")
+    refuse_read(target)
     folder = os.path.dirname(os.path.abspath(target))
     temp: str | None = None
     fd = _open_unnamed(folder)
     if fd is None:
         fd, temp = _open_named(folder, target)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with naming(target), os.fdopen(fd, "wb") as handle:
             _keep_mode(fd, target)
             yield handle
             handle.flush()
@@ -136,14 +143,32 @@ def atomic_writer(target: str | os.PathLike[str], protect: str | None = None) ->
             except OSError as exc:  # name the target, not the temporary file
                 raise OSError(exc.errno, exc.strerror, target) from None
         temp = None
-        _fsync_folder(folder)
+        fsync_folder(folder)
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
 
 
+@contextlib.contextmanager
+def naming(target: str) -> Iterator[None]:
+    """An OSError that names no file (ENOSPC from a write) is given the target's name."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or isinstance(exc, WriteRefused) or exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror, target) from exc
+
+
 # -- -o: where output may go ----------------------------------------------------------
+
+
+def refuse_read(target: str) -> None:
+    """Raise WriteRefused when `target` leads to a file this command has read (`reads`)."""
+    what = read_as(target)
+    if what is not None:
+        raise WriteRefused(f"cannot write {target}: it is {what}")
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -163,12 +188,13 @@ def _journals_beside(folder: str) -> Iterator[str]:
 
 def check_output(target: str, protect: Iterable[str] = ()) -> None:
     """Raise WriteRefused when output to `target` would land on a protected file or a journal."""
+    refuse_read(target)
     real = os.path.realpath(target)
     identity = _identity(target)
     protected = [os.fspath(path) for path in protect if path]
     for path in protected:
         if identity is not None and _identity(path) == identity:
-            what = "the run file's review journal" if path.endswith(JOURNAL_SUFFIX) else "the run file"
+            what = "the review journal" if path.endswith(JOURNAL_SUFFIX) else "the run file"
             raise WriteRefused(f"cannot write {target}: it is {what}")
     if real.endswith(JOURNAL_SUFFIX) or target.endswith(JOURNAL_SUFFIX):
         raise WriteRefused(f"cannot write {target}: it is a review journal")
@@ -213,7 +239,7 @@ def open_output(target: str | os.PathLike[str], protect: Iterable[str] = ()) -> 
     if (info is not None and not stat.S_ISREG(info.st_mode)) or _is_special(target):
         # A character device or a FIFO: written to as it is, never replaced nor truncated
         # (O_APPEND: /dev/stdout may be a file the shell opened with >>).
-        with os.fdopen(os.open(target, os.O_WRONLY | os.O_APPEND), "wb") as out:
+        with naming(target), os.fdopen(os.open(target, os.O_WRONLY | os.O_APPEND), "wb") as out:
             yield out
         return
     with atomic_writer(os.path.realpath(target)) as out:

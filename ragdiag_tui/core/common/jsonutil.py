@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
 from typing import Any
 
 NON_STANDARD = ("NaN", "Infinity", "-Infinity")
@@ -197,3 +198,48 @@ def line_bytes(value: Any) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return dumps(value, ascii_only=True).encode("ascii")
+
+
+MAX_DEPTH = 500
+"""Deepest nesting of arrays and objects a run or a document may have: the readers' own limit.
+
+Without a fixed limit the parsers stop wherever the interpreter's recursion limit happens to
+fall, which depends on the caller's stack and on the Python (3.13's `json` goes far deeper
+than 3.11's): a run accepted by a loader thread would then fail with RecursionError when the
+app parses it again deep in its event loop, and a document refused on one Python is read on
+another.
+"""
+_STRING = re.compile(rb'"[^"]*"')
+_PIECE = 1 << 16  # bytes scanned at a time: a corpus file is never copied whole
+_NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # deleted before the strings are found
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def nested_too_deeply(raw: bytes | str) -> bool:
+    """Whether the JSON text nests arrays and objects deeper than MAX_DEPTH (brackets in strings
+    skipped). Scanned only when it might, a piece at a time (a corpus file is not copied whole),
+    with bytes methods: escaped backslashes and quotes dropped, then everything but brackets and
+    quotes, then what lies between quotes."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if len(data) <= MAX_DEPTH or data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        return False
+    depth, in_string, at = 0, False, 0
+    while at < len(data):
+        cut = min(at + _PIECE, len(data))
+        while cut < len(data) and data[cut - 1] == 0x5C:  # never between an escape's two bytes
+            cut += 1
+        piece = data[at:cut]
+        if b"\\" in piece:
+            piece = piece.replace(b"\\\\", b"").replace(b'\\"', b"")
+        kept = piece.translate(None, _NOT_STRUCTURE)
+        if in_string:
+            kept = b'"' + kept
+        in_string = kept.count(b'"') % 2 == 1
+        outside = _STRING.sub(b"", kept + b'"' if in_string else kept)
+        steps = accumulate(map(_STEP.__getitem__, outside), initial=depth)
+        deepest = max(steps)
+        if deepest > MAX_DEPTH:
+            return True
+        depth += outside.count(b"[") + outside.count(b"{") - outside.count(b"]") - outside.count(b"}")
+        at = cut
+    return False

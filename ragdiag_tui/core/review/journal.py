@@ -17,6 +17,7 @@ import os
 import stat
 from typing import BinaryIO
 
+from ..common.reads import JOURNAL, read_as, register_read
 from .records import JournalError, Record, parse_record
 
 JOURNAL_SUFFIX = ".review.jsonl"
@@ -63,6 +64,9 @@ def check_journal_path(path: str, run_path: str | os.PathLike[str] | None) -> No
     Compared by device and inode, so a symlink or a hard link counts. A symlinked
     journal is accepted only when it leads to the journal of the run file's own target.
     """
+    what = read_as(path)
+    if what not in (None, JOURNAL):
+        raise JournalError(f"{path}: refused as the review journal: it is {what}")
     if run_path is None:
         return
     run_path = os.fspath(run_path)
@@ -126,6 +130,7 @@ class Journal:
                 info = os.fstat(handle.fileno())
                 if not stat.S_ISREG(info.st_mode):
                     raise JournalError(f"{self.path}: not a regular file, so not a review journal")
+                register_read(self.path, JOURNAL, info)
                 return handle.read(), _identity(info)
         except FileNotFoundError:
             return b"", None

@@ -19,6 +19,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from ..common.reads import register_read
+
 MAX_TAGS = 9
 MAX_BYTES = 1 << 20  # nine tags fit in far less; a bigger file is not a tag file
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -78,6 +80,7 @@ def load_tags(path: str | os.PathLike[str]) -> tuple[Tag, ...]:
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
+            register_read(name, "the tags file", os.fstat(handle.fileno()))
             raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise TagsError(f"{name}: cannot read the tag file ({exc.strerror or exc})") from None

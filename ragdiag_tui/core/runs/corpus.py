@@ -43,7 +43,8 @@ from typing import Any
 
 import msgspec
 
-from ..common.jsonutil import decode
+from ..common.jsonutil import MAX_DEPTH, decode, nested_too_deeply
+from ..common.reads import register_read
 from .corpus_index import DocIndex, DocRun
 from .corpus_json import (
     ID_LIST,
@@ -60,6 +61,8 @@ from .mapping import MapSpecError
 from .rule import json_type_name
 from .store import RunStore
 from .texts import Nearest, content_id
+
+TOO_DEEP = f"nested too deeply to read (over {MAX_DEPTH} levels)"
 
 DOC_FIELDS = ("id", "text")
 RUN_TEXT_FIELDS = {"context": "retrieved_contexts", "required": "reference_contexts"}
@@ -89,6 +92,7 @@ def check_docs_file(path: str | os.PathLike[str]) -> None:
         raise DocsError(f"{name}: not a regular file")
     if not os.access(name, os.R_OK):
         raise DocsError(f"{name}: cannot read the documents (permission denied)")
+    register_read(name, "the --docs corpus")
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,13 +316,16 @@ class DocStore:
                 start += 3
             if not body:
                 continue
+            if len(body) > MAX_DEPTH and nested_too_deeply(body):
+                self._warn(number, f"skipped ({TOO_DEEP})")
+                continue
             try:
                 doc_id = decode_id(body).id if fast else read_source(decode_any(body), self.id_source)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 self._warn(number, f"skipped ({why_not_a_document(body, exc)})")
                 continue
             except RecursionError:
-                self._warn(number, "skipped (nested too deeply to read)")
+                self._warn(number, f"skipped ({TOO_DEEP})")
                 continue
             if fast and doc_id is None and b'"id"' not in body:
                 doc_id = _NOTHING
@@ -369,7 +376,7 @@ class DocStore:
         data = handle.read()
         check_utf8(data)
         region = array_region(data, 3 if data.startswith(codecs.BOM_UTF8) else 0)
-        if region is None:
+        if region is None or nested_too_deeply(data):  # the standard decoder says where
             text = data.decode("utf-8-sig")
             del data
             return self._load_json_whole(text, lines_too)
@@ -447,10 +454,12 @@ class DocStore:
         holds one document (the file changed), a string saying why it cannot be read."""
         if self.format == "csv":
             return _csv_row_back(text, self._header, self._delimiter)
+        if nested_too_deeply(text):
+            return TOO_DEEP
         try:
             obj = decode(text)
         except RecursionError:
-            return "nested too deeply to read"
+            return TOO_DEEP
         except ValueError:
             return None
         return obj if isinstance(obj, dict) else None
@@ -532,6 +541,8 @@ def _csv_problem(message: str, line: int) -> str:
 def _whole_json_documents(path: str, text: str, lines_too: bool) -> list[Any] | None:
     """The documents of a JSON corpus read whole by the standard decoder; None when it is JSON
     Lines after all (`lines_too`). Raises DocsError naming the line where it is not JSON."""
+    if nested_too_deeply(text):
+        raise DocsError(f"{path}, line {text.count(chr(10), 0, _deepest(text)) + 1}: {TOO_DEEP}")
     try:
         data = decode(text)
     except json.JSONDecodeError as exc:
@@ -540,7 +551,7 @@ def _whole_json_documents(path: str, text: str, lines_too: bool) -> list[Any] | 
         raise DocsError(f"{path}, line {exc.lineno}: not JSON ({exc.msg})") from None
     except RecursionError:
         line = text.count("\n", 0, _deepest(text)) + 1
-        raise DocsError(f"{path}, line {line}: nested too deeply to read") from None
+        raise DocsError(f"{path}, line {line}: {TOO_DEEP}") from None
     except ValueError as exc:  # what the decoder itself refuses
         raise DocsError(f"{path}: not JSON ({exc})") from None
     if isinstance(data, dict) and isinstance(data.get("documents"), list):
@@ -584,6 +595,8 @@ def _probe_lines(handle: io.BufferedReader) -> Iterator[tuple[bytes, bool]]:
 def _parsed(line: bytes) -> tuple[Any, bool]:
     """(the line's JSON value or _NOTHING, whether it failed only by ending too soon)."""
     text = line.decode("utf-8-sig", "replace").strip()
+    if nested_too_deeply(text):
+        return _NOTHING, False
     try:
         return decode(text), False
     except json.JSONDecodeError as exc:
@@ -680,6 +693,8 @@ def why_not_a_document(body: bytes, exc: Exception) -> str:
     """Why a JSON Lines line that msgspec refused is no document, as the standard decoder sees
     it: not UTF-8, not JSON (and where), nested too deeply, not an object, or holding a lone
     surrogate escape (legal JSON that msgspec refuses), rather than "not a JSON object" for all."""
+    if nested_too_deeply(body):
+        return TOO_DEEP
     try:
         obj = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
@@ -687,7 +702,7 @@ def why_not_a_document(body: bytes, exc: Exception) -> str:
     except json.JSONDecodeError as error:
         return f"not JSON: {error.msg}, column {error.colno}"
     except RecursionError:
-        return "nested too deeply to read"
+        return TOO_DEEP
     except ValueError as error:  # an integer of too many digits
         return f"not JSON that can be read ({error})"
     if not isinstance(obj, dict):

@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from ..common.jsonutil import MAX_DEPTH, nested_too_deeply
+
 PIECE = 1 << 20  # bytes of the array read at a time (a longer document: more)
 QUICK_CUTS = 4  # places between two objects tried before the array is scanned for its commas
 
@@ -114,9 +116,20 @@ def line_ids(lines: Iterator[bytes]) -> list[Any]:
     """The `id` of each next line, each line read on its own without a step of Python, up to the
     first that is no JSON object (blank, not JSON, ...), which is taken from `lines` too."""
     documents: list[IdOnly] = []
-    with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        documents.extend(map(ID_ONLY.decode, lines))  # those before the failing line are kept
+    with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError, RecursionError, TooDeep):
+        documents.extend(map(ID_ONLY.decode, map(_shallow, lines)))  # those before the failing line are kept
     return [document.id for document in documents]
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than the readers' own limit (jsonutil.MAX_DEPTH)."""
+
+
+def _shallow(line: bytes) -> bytes:
+    """`line`, unless it nests deeper than MAX_DEPTH: then TooDeep, whatever the Python."""
+    if len(line) > MAX_DEPTH and nested_too_deeply(line):
+        raise TooDeep
+    return line
 
 
 def _even_spans(piece: bytes, elements: list[msgspec.Raw]) -> tuple[list[int], list[int]] | None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
-from ..common.jsonutil import DECODER, decode_exact, dumps
+from ..common.jsonutil import DECODER, MAX_DEPTH, decode_exact, dumps, nested_too_deeply
+from ..common.reads import RUN_FILE, register_read
 from . import csv_runs, parquet_runs, split_read, text_cache
 from .detect import FileError, detect, value_end
 from .mapping import FieldMap
@@ -176,29 +176,7 @@ def _parse_error(exc: BaseException) -> str:
     return f"not valid JSON: {exc}"
 
 
-MAX_DEPTH = 500
-"""Deepest nesting of arrays and objects a run may have.
-
-Without a fixed limit the parsers stop wherever Python's recursion limit happens to
-fall, which depends on the caller's stack: a run accepted by a loader thread would
-then fail with RecursionError when the app parses it again deep in its event loop.
-"""
 NESTED_TOO_DEEPLY = f"not valid JSON: nested too deeply (over {MAX_DEPTH} levels)"
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
-
-
-def _too_deep(raw: bytes) -> bool:
-    """Whether the JSON text nests deeper than MAX_DEPTH (scanned only when it might)."""
-    if len(raw) <= MAX_DEPTH or raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
-        return False
-    brackets = _NOT_BRACKET.sub(b"", _JSON_STRING.sub(b"", raw))
-    depth = 0
-    for byte in brackets:
-        depth += 1 if byte in b"[{" else -1
-        if depth > MAX_DEPTH:
-            return True
-    return False
 
 
 class RecordBuilder:
@@ -228,7 +206,7 @@ class RecordBuilder:
         case_id: Any = None,
         expected: Any = NO_EXPECTED,
     ) -> Record | None:
-        if len(raw) > MAX_DEPTH and _too_deep(raw):
+        if len(raw) > MAX_DEPTH and nested_too_deeply(raw):
             return LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
         if raw.endswith(b"\r"):  # a CRLF line end; the text kept is the run's own
             raw = raw[:-1]
@@ -307,7 +285,7 @@ class RecordBuilder:
                         yield record
                     continue
                 position += 1
-                if len(raw) > MAX_DEPTH and _too_deep(raw):
+                if len(raw) > MAX_DEPTH and nested_too_deeply(raw):
                     yield LoadError(line, INVALID_JSON, NESTED_TOO_DEEPLY)
                     continue
                 if raw[-1:] == b"\r":
@@ -440,6 +418,7 @@ def _open_checked(path: str | os.PathLike[str]) -> tuple[Any, int]:
         what = "is a directory, not a run file" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise FileError(f"{name}: {what}")
     os.set_blocking(fd, True)
+    register_read(name, RUN_FILE, info)
     return os.fdopen(fd, "rb"), info.st_size
 
 

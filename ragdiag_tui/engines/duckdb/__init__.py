@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .bad_text import retrying
 from .diagnose import diagnose as _diagnose
-from .sample import sample as _sample
 from .stats import stats as _stats
+from .stratified import sample as _sample
 
 diagnose = retrying(_diagnose)
 sample = retrying(_sample)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.analysis.filtering import FieldTerm, exact_texts
+from ...core.common.atomic import open_output
 from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
 from ...core.runs.parquet_runs import plain_row
@@ -55,7 +56,7 @@ def _view_sql(view: str) -> str:
 
 
 @dataclass
-class _Draw:
+class Draw:
     """What a draw asks for, and what it has counted so far."""
 
     view: str
@@ -117,7 +118,7 @@ def sample(
     out: Path,
 ) -> SampleSummary:
     check_draw(view, n)
-    draw = _Draw(view, field_terms(filters), n, margin, seed)
+    draw = Draw(view, field_terms(filters), n, margin, seed)
     plans = (
         plan(ds.files, mapping, draw.fields, filtering=True, whole_row=True)
         if ds.format == "parquet"
@@ -135,15 +136,15 @@ def sample(
             candidates += _sql_candidates(con, ds, groups, draw)
     candidates.sort()
     drawn = candidates[: draw_size(n, draw.population, margin)]
-    with open(out, "wb") as handle:
+    with open_output(out) as handle:
         for _, _, _, run_id, payload in drawn:
-            handle.write(_run_line(payload, run_id, mapping) + b"\n")
+            handle.write(run_line(payload, run_id, mapping) + b"\n")
     ids = tuple(run_id for _, _, _, run_id, _ in drawn)
     return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid)
 
 
 def exact_candidates(
-    path: Path, ds: Dataset, mapping: FieldMap | None, draw: _Draw
+    path: Path, ds: Dataset, mapping: FieldMap | None, draw: Draw
 ) -> tuple[int, int, list[Candidate]]:
     """One file by the exact path: (population, invalid runs, its candidates: the `cap`
     smallest keys, or all the population's beyond ONE_PASS_LIMIT)."""
@@ -164,7 +165,7 @@ def exact_candidates(
     return counts[0], counts[1], smallest
 
 
-def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Path]]], draw: _Draw) -> list:
+def _sql_candidates(con: Any, ds: Dataset, groups: list[tuple[FieldSql, list[Path]]], draw: Draw) -> list:
     """The smallest keys of each group of files read alike (each group's rows share a schema)."""
     prefix = literal(f"{draw.seed}{SEPARATOR}")
     queries = []
@@ -194,7 +195,7 @@ _ONE_PASS = (
 _TOP = "SELECT k, f, line, rid, __run FROM ({keyed}) WHERE chosen ORDER BY k, f, line LIMIT {size}"
 
 
-def _smallest(con: Any, keyed: str, draw: _Draw | None, size: int) -> list[Candidate]:
+def _smallest(con: Any, keyed: str, draw: Draw | None, size: int) -> list[Candidate]:
     """The `size` smallest keys of a query, with their rows; with `draw`, counted in the same pass."""
     if draw is None:
         rows = con.sql(_TOP.format(keyed=keyed, size=size)).to_arrow_table().to_pylist()
@@ -210,7 +211,7 @@ def _smallest(con: Any, keyed: str, draw: _Draw | None, size: int) -> list[Candi
     return out
 
 
-def _run_line(payload: Any, run_id: str, mapping: FieldMap | None) -> bytes:
+def run_line(payload: Any, run_id: str, mapping: FieldMap | None) -> bytes:
     """A drawn run's line: as it was written, or with the id it is known by when it has none."""
     if isinstance(payload, bytes):
         obj = loose(payload)

@@ -163,6 +163,29 @@ def _text(schema: pa.Schema, name: str, filtering: bool = False) -> str:
     raise Unclean(f"{name} is {kind}")
 
 
+def stratum_sql(schema: pa.Schema, by: str) -> str:
+    """A run's stratum under the field `by` (`stratify.stratum_text`): the text at the dotted
+    path (the whole path as one column first), a string as it is, a boolean `true`/`false`,
+    an integer its digits; `(none)` where absent or null. Raises Unclean for any other type."""
+    absent = "'(none)'"
+    if by in schema.names:
+        expr, kind = ident(by), schema.field(by).type
+    else:
+        head, *rest = by.split(".")
+        if head not in schema.names:
+            return absent
+        expr, kind = _walk(ident(head), schema.field(head).type, rest)
+    if kind is None or pa.types.is_null(kind):
+        return absent
+    if _is_string(kind) or pa.types.is_integer(kind):
+        text = f"CAST({expr} AS VARCHAR)"
+    elif pa.types.is_boolean(kind):
+        text = f"CASE WHEN {expr} THEN 'true' WHEN NOT {expr} THEN 'false' END"
+    else:
+        raise Unclean(f"--strata {by} is {kind}")
+    return f"coalesce({text}, {absent})"
+
+
 def _holds_text(kind: pa.DataType) -> bool:
     """Whether values of `kind` hold strings anywhere (lists, structs and maps followed)."""
     if pa.types.is_dictionary(kind):
@@ -221,9 +244,11 @@ def field_sql(
     fields: Sequence[str],
     filtering: bool = False,
     whole_row: bool = False,
+    stratum: str | None = None,
 ) -> FieldSql:
     """The SQL reading `path`'s run fields. Raises Unclean for a file SQL cannot read exactly.
-    `whole_row`: SQL reads every column (a sample's drawn rows), else only the run fields'."""
+    `whole_row`: SQL reads every column (a sample's drawn rows), else only the run fields'.
+    `stratum`: a field whose `stratum_sql` follows the fields' texts in `values`."""
     if path in _EXACT.get():
         raise Unclean("a string that is not valid UTF-8")
     try:
@@ -238,6 +263,8 @@ def field_sql(
     sources = {name: mapping.source(name) for name in ("id", "required", "context", "correct")}
     as_json = set(json.loads((schema.metadata or {}).get(JSON_COLUMNS_KEY, b"[]")))
     touched = {source.split(".")[0].removesuffix("[]") for source in sources.values()} | set(fields)
+    if stratum is not None:
+        touched |= {stratum, stratum.split(".")[0]}
     if as_json & (touched | set(sources.values())):
         raise Unclean("a column is stored as JSON text")
     id_expr, id_kind = _source(schema, sources["id"])
@@ -250,6 +277,8 @@ def field_sql(
         required, context = content_ids(required), content_ids(context)
     label = _label(schema, sources["correct"], mapping.label_threshold)
     values = tuple(_text(schema, name, filtering) for name in fields)
+    if stratum is not None:
+        values += (stratum_sql(schema, stratum),)
     if not whole_row:  # last: a file the checks above send to the exact path is not read twice
         check_text(path, schema, skip=frozenset(touched | set(sources.values())))
     return FieldSql(
@@ -268,13 +297,15 @@ def plan(
     fields: Sequence[str],
     filtering: bool = False,
     whole_row: bool = False,
+    stratum: str | None = None,
 ) -> list[Any]:
     """For each file, its FieldSql, or None for the exact path. `filtering`: the fields'
-    texts for `--filter` (see `_text`); `whole_row`: SQL reads every column."""
+    texts for `--filter` (see `_text`); `whole_row`: SQL reads every column; `stratum`: a
+    field's stratum last in `values` (`stratum_sql`)."""
     plans: list[Any] = []
     for path in files:
         try:
-            plans.append(field_sql(path, field_map, fields, filtering, whole_row))
+            plans.append(field_sql(path, field_map, fields, filtering, whole_row, stratum))
         except Unclean:
             plans.append(None)
     return plans

@@ -18,6 +18,7 @@ from ...core.common.jsonutil import line_bytes
 from ...core.runs.mapping import FieldMap
 from ..records import exact_object
 from ..results import Tally, in_view, run_filter, sample_key
+from ..strata import StrataTally, stratum_reader
 from .verdicts import INVALID, FileReader, FileTask, Verdict, group_value, is_lucky
 
 DIAGNOSIS_SCHEMA = (
@@ -26,6 +27,7 @@ DIAGNOSIS_SCHEMA = (
 )
 PARTIAL_SCHEMA = "grp BINARY, doc BINARY, n BIGINT, counts STRING"
 SAMPLE_SCHEMA = "key STRING, file INT, line BIGINT, id BINARY, raw BINARY, population BIGINT, invalid BIGINT"
+STRATA_SCHEMA = f"stratum BINARY, {SAMPLE_SCHEMA}"
 BATCH_ROWS = 8192
 
 
@@ -262,6 +264,66 @@ def sample_batches(
     for name, value in zip(schema.names, (None, None, None, None, None, population, invalid), strict=True):
         columns[name].append(value)
     yield _flush(columns, schema)
+
+
+def strata_batches(
+    batches: Iterable[Any],
+    files: Sequence[FileTask],
+    field_map: FieldMap | None,
+    view: str,
+    filters: tuple[FieldTerm, ...],
+    seed: int,
+    by: str,
+    cap: int,
+    caps: dict[str, int] | None = None,
+) -> Iterator[Any]:
+    """A stratified draw's rows (`engines.strata`): per stratum of the partition's population,
+    its `cap` smallest (key, file, line) with their texts, and one row of counts (key null:
+    its population, its first file and line); last, the invalid runs met (stratum null).
+    With `caps`, only the candidates of those strata, as many as each one's cap."""
+    import pyarrow as pa
+
+    schema = pa.schema([("stratum", pa.binary()), *_arrow_schema_fields(SAMPLE_SCHEMA)])
+    id_map = field_map or FieldMap()
+    reader = FileReader(field_map, need_object=True)
+    chosen, stratum_of = run_filter(filters), stratum_reader(by)
+    tally = StrataTally(cap, caps=dict(caps or {}))
+    invalid = 0
+    for task in _tasks(batches, files):
+        for verdict in reader.verdicts(task):
+            if verdict.stage == INVALID:
+                invalid += 1
+            elif in_view(view, verdict.stage, verdict.label) and chosen(verdict.obj):
+                stratum = stratum_of(verdict.stage, verdict.raw)
+                candidate = (sample_key(seed, verdict.id), task.index, verdict.line, verdict.id, verdict)
+                if caps is None:
+                    tally.add(stratum, candidate)
+                elif stratum in caps:
+                    tally.offer(stratum, [candidate])
+    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    rows: list[tuple[Any, ...]] = []
+    for stratum in tally.candidates:
+        for key, index, line, run_id, verdict in tally.smallest(stratum):
+            text = _written(verdict, id_map.source("id"), id_map.id_of(verdict.obj) == run_id)
+            rows.append((to_bytes(stratum), key, index, line, to_bytes(run_id), text, None, None))
+    for stratum, population in tally.population.items():
+        index, line = tally.first[stratum]
+        rows.append((to_bytes(stratum), None, index, line, None, None, population, None))
+    rows.append((None, None, None, None, None, None, None, invalid))
+    for row in rows:
+        for name, value in zip(schema.names, row, strict=True):
+            columns[name].append(value)
+        if len(columns["line"]) >= BATCH_ROWS:
+            yield _flush(columns, schema)
+    yield _flush(columns, schema)
+
+
+def _arrow_schema_fields(ddl: str) -> list[tuple[str, Any]]:
+    """The (name, Arrow type) pairs of SAMPLE_SCHEMA's DDL."""
+    import pyarrow as pa
+
+    types = {"STRING": pa.string(), "INT": pa.int32(), "BIGINT": pa.int64(), "BINARY": pa.binary()}
+    return [(name, types[kind]) for name, kind in (part.split() for part in ddl.split(", "))]
 
 
 def _smallest(

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.analysis.stats import TOP_MISSED
+from ...core.analysis.stratify import StrataPlan
 from ...core.common.atomic import open_output
 from ...core.runs.mapping import FieldMap
 from ...core.runs.stages import RULE_STAGE_NAMES
@@ -37,10 +38,12 @@ from ..results import (
     field_terms,
     grouped,
 )
+from ..strata import StrataTally, check_strata, first_cap
 from .batches import (
     DIAGNOSIS_SCHEMA,
     PARTIAL_SCHEMA,
     SAMPLE_SCHEMA,
+    STRATA_SCHEMA,
     diagnosis_batches,
     diagnosis_line,
     from_bytes,
@@ -48,6 +51,7 @@ from .batches import (
     missed_pairs,
     partial_batches,
     sample_batches,
+    strata_batches,
 )
 from .session import DEFAULT_MASTER, spark_session
 from .verdicts import INVALID, FileTask
@@ -175,11 +179,15 @@ def sample(
     seed: int,
     out: Path,
     master: str = DEFAULT_MASTER,
+    strata: StrataPlan | None = None,
 ) -> SampleSummary:
     """The n runs of the population with the smallest keys (see `results.sample_key`), in
-    key order, ties by (file, line), written with every field to `out` as JSON Lines."""
+    key order, ties by (file, line), written with every field to `out` as JSON Lines; with
+    `strata`, each stratum's n_h smallest, as served (`stratified_sample`)."""
     terms = field_terms(filters)
     check_draw(view, n)
+    if strata is not None:
+        return stratified_sample(ds, mapping, view, terms, n, margin, seed, out, master, strata)
     from pyspark.sql import functions as F
 
     # Each task keeps as many candidates as the sample can hold: n, or the most `auto` draws.
@@ -204,3 +212,52 @@ def sample(
             for row in drawn:
                 handle.write(bytes(row["raw"]) + b"\n")
     return SampleSummary(view, terms, seed, population, ids, str(out), invalid)
+
+
+def stratified_sample(
+    ds: Dataset, mapping: FieldMap | None, view: str, terms: Sequence[Any], n: int | str, margin: float,
+    seed: int, out: Path, master: str, strata: StrataPlan,
+) -> SampleSummary:  # fmt: skip
+    """The draw of `engines.strata`: one job counts the strata and keeps each one's first
+    candidates per task (`batches.strata_batches`); a second only for a stratum `-n auto`
+    plans larger than those. The drawn runs are written as served."""
+    check_strata(strata)
+    tally = StrataTally(first_cap(n, margin))
+    with spark_session(master, len(ds.files)) as spark:
+        numbers, files = file_tasks(spark, ds)
+
+        def job(caps: dict[str, int] | None) -> list[Any]:
+            task = functools.partial(strata_batches, files=files, field_map=mapping, view=view,
+                                     filters=tuple(terms), seed=seed, by=strata.by, cap=tally.cap,
+                                     caps=caps)  # fmt: skip
+            return numbers.mapInArrow(task, STRATA_SCHEMA).collect()
+
+        invalid = _tallied(job(None), tally, counting=True)
+        sizes = tally.sizes(n, strata)
+        short = tally.short(sizes)
+        if short:
+            _tallied(job(short), tally, counting=False)
+    record, served = tally.drawn(sizes, strata)
+    if served:
+        with open_output(out) as handle:
+            for *_, raw in served:
+                handle.write(raw + b"\n")
+    ids = tuple(run_id for _, _, _, run_id, _ in served)
+    population = sum(tally.population.values())
+    return SampleSummary(view, terms, seed, population, ids, str(out), invalid, record)
+
+
+def _tallied(rows: list[Any], tally: StrataTally, counting: bool) -> int:
+    """The job's rows into the tally (counts only when `counting`); the invalid runs met."""
+    invalid = 0
+    for row in rows:
+        stratum = from_bytes(row["stratum"])
+        if stratum is None:
+            invalid += row["invalid"]
+        elif row["key"] is None:
+            if counting:
+                tally.count(stratum, row["population"], (row["file"], row["line"]))
+        else:
+            candidate = (row["key"], row["file"], row["line"], from_bytes(row["id"]), bytes(row["raw"]))
+            tally.offer(stratum, [candidate])
+    return invalid

@@ -43,7 +43,6 @@ class ReportWriter:
     def _work(self, path: str, tags: tuple[Tag, ...], source: DocsSource | None) -> None:
         from ... import __version__
         from ...core.common.atomic import WriteRefused
-        from ...core.output.export import protected_paths
         from ...core.output.report import (
             ChartsUnavailable,
             ReportError,
@@ -61,7 +60,7 @@ class ReportWriter:
                 opened = source.open()
         try:
             options = ReportOptions(docs=self.docs or opened, version=__version__)
-            write_report(build_report(review, tags, options), path, protected_paths(review.store, review))
+            write_report(build_report(review, tags, options), path)
         except (ChartsUnavailable, ReportError, WriteRefused, OSError) as exc:
             self.screen.app.call_from_thread(self._tell, f"Report not written: {exc}", "error")
             return

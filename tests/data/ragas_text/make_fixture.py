@@ -13,7 +13,6 @@ lines=True)` write them (`results.csv`, `results.jsonl`). tests/core/test_text_m
 checks, row by row, that the rule's missing set and recall agree with RAGAS's.
 """
 
-
 from __future__ import annotations
 
 import sys

@@ -1,10 +1,12 @@
-"""The HTML report: one self-contained page (inline style, inline SVG charts, the figures as
+"""The HTML report: the answer first (the headline), then the charts and tables, then the
+evidence, then what was reviewed; one self-contained page (inline style, inline SVG charts, the figures as
 JSON data) that loads nothing and runs no script. Untrusted text is escaped by html_text."""
 
 from __future__ import annotations
 
+from .html_headline import headline_html, metadata_html
 from .html_sections import agreement_html, baseline_html, missed_html, stages_html
-from .html_spot_checks import spot_checks_html
+from .html_spot_checks import evidence_html, spot_checks_html
 from .html_text import embedded_json, esc
 from .model import ReportData
 from .page_style import CSP, STYLE
@@ -17,12 +19,15 @@ def render_html(data: ReportData) -> str:
     header = data.header
     body = "".join(
         (
-            _header_html(data),
+            f'<header><h1>Review report: <span class="id">{esc(header.name)}</span></h1>'
+            f"{headline_html(data)}</header>",
             stages_html(data),
             spot_checks_html(data),
             agreement_html(data),
             missed_html(data),
             baseline_html(data),
+            evidence_html(data),
+            metadata_html(data),
             f"<footer>ragdiag-tui {esc(header.version)} · the figures as JSON are in the element "
             f"#{DATA_ID} of this page.</footer>",
         )
@@ -36,25 +41,4 @@ def render_html(data: ReportData) -> str:
         f"<body>{body}\n"
         f'<script type="application/json" id="{DATA_ID}">{embedded_json(data.data())}</script>\n'
         "</body></html>\n"
-    )
-
-
-def _header_html(data: ReportData) -> str:
-    header = data.header
-    reviewers = ", ".join(esc(name) for name in header.reviewers) or '<span class="muted">none yet</span>'
-    facts = [
-        ("run file", f'<span class="id">{esc(header.name)}</span>'),
-        ("size", f"{header.size:,} bytes"),
-        ("runs", f"{header.runs:,}" + (f" (and {header.invalid:,} invalid lines)" if header.invalid else "")),
-        ("fingerprint", f'<span class="id">blake2b-128 {esc(header.fingerprint)}</span>'),
-        ("review journal", f'<span class="id">{esc(header.journal)}</span>'),
-        *(("read as", esc(line)) for line in header.reading),
-        ("reviewers", reviewers),
-        ("written", esc(header.written)),
-        ("tool", f"ragdiag-tui {esc(header.version)}"),
-    ]
-    items = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in facts)
-    return (
-        f'<header><h1>Review report: <span class="id">{esc(header.name)}</span></h1>'
-        f'<dl class="facts">{items}</dl></header>'
     )

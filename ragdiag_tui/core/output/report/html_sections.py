@@ -40,14 +40,19 @@ def stages_html(data: ReportData) -> str:
 
 def agreement_html(data: ReportData) -> str:
     agreement = data.stats["agreement"]
-    if len(agreement["reviewers"]) < 2:
+    if len(agreement["reviewers"]) < 2 and not agreement["with_file"]:
         return ""
     pairs, with_file, alpha = agreement_rows(agreement, esc)
+    between = ""
+    if len(agreement["reviewers"]) >= 2:
+        between = (
+            table(("reviewers", "overlap", "agreement", "Cohen's kappa"), pairs, numeric=(1, 2, 3))
+            + f"<p>Krippendorff's alpha over {agreement['pairable_runs']:,} runs with two or more "
+            f"labels: <strong>{alpha}</strong></p>"
+        )
     return (
         "<h2>Agreement between reviewers</h2>"
-        + table(("reviewers", "overlap", "agreement", "Cohen's kappa"), pairs, numeric=(1, 2, 3))
-        + f"<p>Krippendorff's alpha over {agreement['pairable_runs']:,} runs with two or more labels: "
-        f"<strong>{alpha}</strong></p>"
+        + between
         + table(
             ("reviewer vs the file", "overlap", "agreement", "Cohen's kappa"), with_file, numeric=(1, 2, 3)
         )

@@ -1,5 +1,6 @@
-"""The spot-checks of the HTML report: each one's sentence, rates chart, progress, reviewed
-runs and the evidence cards of its overturned runs."""
+"""The spot-checks of the HTML report: each one's sentence, rates chart and progress among the
+figures; its reviewed runs and the evidence cards of its overturned runs in the evidence, after
+every chart."""
 
 from __future__ import annotations
 
@@ -40,10 +41,21 @@ def _one(section: SpotCheckSection, data: ReportData, at: int) -> str:
     if report.strata and report.settled:
         chart = charts.rate_chart(f"strata-{at}", strata_rates(report))
         parts.append(figure(chart, f"Overturned rate per stratum of {report.strata_by}, with 95% intervals"))
-    parts.append(_reviewed_table(section.reviewed, section.reviewed_total))
-    parts.append(_evidence(section, data.limit))
     parts.append("</section>")
     return "".join(parts)
+
+
+def evidence_html(data: ReportData) -> str:
+    """Each spot-check's reviewed runs and the cards of its overturned runs."""
+    if not data.spot_checks:
+        return ""
+    return "<h2>Evidence</h2>" + "".join(
+        f'<section class="spot-check"><h3>{esc(section.report.name)}: reviewed runs and evidence</h3>'
+        + _reviewed_table(section.reviewed, section.reviewed_total)
+        + _evidence(section, data.limit)
+        + "</section>"
+        for section in data.spot_checks
+    )
 
 
 def _progress(reviewed: int, sampled: int) -> str:

@@ -1,48 +1,60 @@
-"""The Markdown report, for a pull request or a ticket: the header, each spot-check's
-sentence, tables of stages, tags and agreement, the overturned runs' ids. Its charts are
-SVG files beside it, named in the text and never needed to read it.
+"""The Markdown report, for a pull request, a ticket, a chat or an e-mail: the answer first
+(each spot-check's sentence and what remains to be done), then the figures (tables, and charts
+as SVG files beside it, named in the text and never needed to read it), then the evidence of
+the overturned runs, then what was reviewed (the metadata).
 
-Text from files and people is escaped (`md`): every ASCII punctuation mark gets a backslash,
-so nothing in it becomes emphasis, a link, an autolink, HTML or a table's cell boundary.
+It reads as plain text as well as rendered: text from files and people is escaped only where
+it would change the rendering (markdown_text), and the evidence is quoted text, not markup.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ...common.text import visible
+from .headline import Headline, headline
+from .markdown_evidence import evidence
+from .markdown_text import md, md_cell, md_code, md_ids, md_table
 from .model import ReportData, SpotCheckSection
 from .tables import agreement_rows, lucky_facts, tag_rows
-
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
-LISTED = 50  # ids listed per list
-
-
-def md(value: object) -> str:
-    """Untrusted text as literal Markdown (one line)."""
-    return _PUNCTUATION.sub(r"\\\1", visible(str(value))) or "-"
-
-
-def md_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    """A table from cells that are Markdown already (escaped by the caller)."""
-    out = ["| " + " | ".join(head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
-    return [*out, ""]
-
-
-def md_ids(ids: Sequence[str]) -> str:
-    shown = ", ".join(md(one) for one in ids[:LISTED]) or "none"
-    more = len(ids) - LISTED
-    return shown + (f", … ({more:,} more)" if more > 0 else "")
 
 
 def render_markdown(data: ReportData, charts: dict[str, str]) -> str:
     """The Markdown text; `charts`: chart name -> the file name it was written to, beside."""
+    out = [f"# Review report: {md(data.header.name)}", ""]
+    out += _headline(headline(data))
+    out += _stages(data, charts.get("stages"))
+    if data.spot_checks:
+        out += ["## Spot-checks", ""]
+    for at, section in enumerate(data.spot_checks):
+        out += _spot_check(section, data, charts.get(f"rates-{at}"))
+        out += _chart(f"Strata of {md(section.report.name)}", charts.get(f"strata-{at}"))
+    out += _agreement(data.stats["agreement"], data)
+    out += _missed(data, charts.get("missed"))
+    out += _baseline(data, charts.get("transitions"))
+    out += evidence(data)
+    out += _metadata(data)
+    return "\n".join(out)
+
+
+def _headline(told: Headline) -> list[str]:
+    out = []
+    for sentence in told.conclusions:
+        out += [f"**{md(sentence)}**", ""]
+    if not told.actions:
+        return [*out, told.done, ""]
+    out += ["What remains to be done:", ""]
+    for action in told.actions:
+        out.append(f"- {md(action.text)} {md_code(action.command)}")
+        if action.ids:
+            out.append(f"  Runs: {md_ids(action.ids)}")
+    return [*out, ""]
+
+
+def _metadata(data: ReportData) -> list[str]:
     header = data.header
-    out = [f"# Review report: {md(header.name)}", ""]
-    out += [
+    return [
+        "## About this report",
+        "",
         f"- **run file**: {md(header.name)}, {header.size:,} bytes, {header.runs:,} runs"
         + (f" and {header.invalid:,} invalid lines" if header.invalid else ""),
         f"- **fingerprint**: blake2b-128 {md(header.fingerprint)}",
@@ -52,17 +64,6 @@ def render_markdown(data: ReportData, charts: dict[str, str]) -> str:
         f"- **written**: {md(header.written)} by ragdiag-tui {md(header.version)}",
         "",
     ]
-    out += _stages(data, charts.get("stages"))
-    out += ["## Spot-checks", ""]
-    for at, section in enumerate(data.spot_checks):
-        out += _spot_check(section, data, charts.get(f"rates-{at}"))
-        out += _chart(f"Strata of {md(section.report.name)}", charts.get(f"strata-{at}"))
-    if not data.spot_checks:
-        out += ["No spot-check in the review.", ""]
-    out += _agreement(data.stats["agreement"], data)
-    out += _missed(data, charts.get("missed"))
-    out += _baseline(data, charts.get("transitions"))
-    return "\n".join(out)
 
 
 def _chart(title: str, name: str | None) -> list[str]:
@@ -77,7 +78,7 @@ def _stages(data: ReportData, chart: str | None) -> list[str]:
         [stage, f"{n:,}", f"{100 * n / runs:.1f}%" if runs else "-"] for stage, n in stats["stages"].items()
     ]
     out = ["## Runs per stage", "", *md_table(("stage", "runs", "share"), rows)]
-    out += [f"- **{name.capitalize()}**: {value}" for name, value in lucky_facts(stats)]
+    out += [f"- **{name.capitalize()}**: {md(value)}" for name, value in lucky_facts(stats)]
     out += [f"- Invalid lines: {stats['invalid_lines']:,}", ""]
     if "reviewed" in stats:
         out += [f"Reviewed: {stats['reviewed']:,}; in conflict: {stats['conflicts']:,}", ""]
@@ -86,11 +87,17 @@ def _stages(data: ReportData, chart: str | None) -> list[str]:
 
 def _spot_check(section: SpotCheckSection, data: ReportData, chart: str | None) -> list[str]:
     report = section.report
-    out = [f"### {md(report.name)}", "", f"> {md(report.sentence())}", ""]
-    out += [f"Progress: {report.reviewed:,} of {report.in_file:,} sampled runs reviewed.", ""]
+    out = [f"### {md(report.name)}", ""]
+    out += [
+        f"Progress: {report.reviewed:,} of {report.in_file:,} sampled runs reviewed; "
+        f"{md(report.noun())}: {report.population:,} in the population when drawn "
+        f"(view {md(report.view)}, seed {report.seed}).",
+        "",
+    ]
     if report.settled:
         out += md_table(
-            ("reason tag", "key", "runs", "estimate (95% CI)"), tag_rows(report, data.tag_names, md, md)
+            ("reason tag", "key", "runs", "estimate (95% CI)"),
+            tag_rows(report, data.tag_names, md_cell, md_cell),
         )
         out += _chart(f"Rates of {md(report.name)}", chart)
     out += [f"Overturned runs ({len(section.overturned_ids):,}): {md_ids(section.overturned_ids)}", ""]
@@ -98,15 +105,18 @@ def _spot_check(section: SpotCheckSection, data: ReportData, chart: str | None) 
 
 
 def _agreement(agreement: dict[str, Any], data: ReportData) -> list[str]:
-    if len(agreement["reviewers"]) < 2:
+    if len(agreement["reviewers"]) < 2 and not agreement["with_file"]:
         return []
-    pairs, files, alpha = agreement_rows(agreement, md)
+    pairs, files, alpha = agreement_rows(agreement, md_cell)
+    out = ["## Agreement between reviewers", ""]
+    if len(agreement["reviewers"]) >= 2:
+        out += [
+            *md_table(("reviewers", "overlap", "agreement", "Cohen's kappa"), pairs),
+            f"Krippendorff's alpha over {agreement['pairable_runs']:,} runs with two or more labels: {alpha}",
+            "",
+        ]
     return [
-        "## Agreement between reviewers",
-        "",
-        *md_table(("reviewers", "overlap", "agreement", "Cohen's kappa"), pairs),
-        f"Krippendorff's alpha over {agreement['pairable_runs']:,} runs with two or more labels: {alpha}",
-        "",
+        *out,
         *md_table(("reviewer vs the file", "overlap", "agreement", "Cohen's kappa"), files),
         f"In conflict: {len(data.conflicts):,} ({md_ids(data.conflicts)}); adjudicated: {data.adjudicated:,}",
         "",
@@ -116,7 +126,7 @@ def _agreement(agreement: dict[str, Any], data: ReportData) -> list[str]:
 def _missed(data: ReportData, chart: str | None) -> list[str]:
     if not data.most_missed:
         return ["## Most-missed documents", "", "No run misses a required document.", ""]
-    rows = [[md(doc), f"{n:,}"] for doc, n in data.most_missed]
+    rows = [[md_cell(doc), f"{n:,}"] for doc, n in data.most_missed]
     return [
         f"## Most-missed documents (top {len(rows)})",
         "",
@@ -134,7 +144,7 @@ def _baseline(data: ReportData, chart: str | None) -> list[str]:
     out = [
         f"## Against the baseline {md(data.baseline.name)}",
         "",
-        f"Joined by {found['by']}: {found['joined']:,}; only in the baseline: {found['only_old']:,}; "
+        f"Joined by {md(found['by'])}: {found['joined']:,}; only in the baseline: {found['only_old']:,}; "
         f"only in this file: {found['only_new']:,}.",
         "",
         *md_table(("baseline → now", *names), rows),
@@ -149,7 +159,7 @@ def _baseline(data: ReportData, chart: str | None) -> list[str]:
         out += [f"- **{title}** ({len(found[key]):,}): {md_ids(found[key])}"]
     docs = [
         [
-            md(d["id"]),
+            md_cell(d["id"]),
             f"{d['missed_old']:,}",
             f"{d['missed_new']:,}",
             f"{d['missed_new'] - d['missed_old']:+,}",

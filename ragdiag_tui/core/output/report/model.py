@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ...analysis.compare import compare_stores, open_side
 from ...analysis.spotcheck import SpotCheckReport, sampled_rows, spot_check_reports
 from ...analysis.stats import review_stats, stats_document
+from ...common.reads import register_read
 from ...review.postgres.store import fingerprint
 from ...review.tags import Tag
 from .evidence import Cut, EvidenceCard, evidence_cards, is_overturned
@@ -118,6 +119,7 @@ class ReportData:
     conflicts: tuple[str, ...]
     limit: int
     baseline: Baseline | None = None
+    conflict_reviewers: tuple[str, ...] = ()  # who labelled the runs in conflict (the headline)
 
     def data(self) -> dict[str, Any]:
         """The embedded figures: the header, `stats --json`, and `compare --json` with a baseline."""
@@ -158,7 +160,19 @@ def build_report(review: Review, tags: tuple[Tag, ...], options: ReportOptions) 
         conflicts=tuple(store.ids[row] for row in sorted(review.conflicts)),
         limit=options.limit,
         baseline=_baseline(review, options),
+        conflict_reviewers=_conflict_reviewers(review),
     )
+
+
+def _conflict_reviewers(review: Review) -> tuple[str, ...]:
+    """The reviewers whose labels are on the runs in conflict, by name."""
+    names = {
+        name
+        for row in review.conflicts
+        for name, state in review.reviewers(row).items()
+        if state.label is not None
+    }
+    return tuple(sorted(names))
 
 
 def _chosen(reports: list[SpotCheckReport], names: Sequence[str]) -> list[SpotCheckReport]:
@@ -227,6 +241,7 @@ def _baseline(review: Review, options: ReportOptions) -> Baseline | None:
     """`compare --json OLD FILE`, with this review as NEW (its labels in force)."""
     if options.baseline is None:
         return None
+    register_read(options.baseline, "the --baseline run file")  # before the loader calls it the run file
     old = open_side(options.baseline, options.field_map, options.use_journal, options.journal_spec)
     result = compare_stores(old.store, review.store, "id", old.label, review.label)
     warnings = tuple(line for line in (old.applied, *old.warnings) if line)

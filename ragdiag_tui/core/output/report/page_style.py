@@ -32,6 +32,11 @@ dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 .sentence { font-size: 1.05rem; padding: .6rem .9rem; border-left: 4px solid var(--accent);
   background: var(--panel); border-radius: 0 6px 6px 0; }
+.headline { margin: 1rem 0 0; }
+.todo-title { font-weight: 600; margin-bottom: .2rem; }
+ul.todo { padding-left: 1.2rem; }
+ul.todo li { margin: .3rem 0; }
+.done { color: var(--good); font-weight: 600; }
 figure { margin: .8rem 0 1.2rem; }
 figure svg { display: block; width: 100%; max-width: 600px; height: auto; }
 svg * { stroke-linejoin: round; stroke-linecap: butt; }

@@ -1,14 +1,15 @@
 """Writing a report: HTML (one self-contained page) or Markdown (with its charts as SVG files
-beside it), chosen by the output's extension. Each file is written atomically, never over the
-run file or a review journal (core.common.atomic)."""
+beside it), chosen by the output's extension. The page and its charts are one publication
+(core.common.publish): every file is checked before any is written (never a file the command
+read, never a review journal), and all are renamed into place together, or none."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from urllib.parse import quote
 
-from ...common.atomic import open_output
+from ...common.atomic import STDOUT, WriteRefused
+from ...common.publish import Publication
 from . import charts
 from .html_page import render_html
 from .markdown import render_markdown
@@ -32,27 +33,34 @@ def report_format(path: str) -> str:
     return fmt
 
 
-def write_report(data: ReportData, path: str, protect: Iterable[str] = ()) -> list[str]:
+def write_report(data: ReportData, path: str) -> list[str]:
     """Write the report to `path` (and, for Markdown, its charts beside it); the files written.
-    Raises ReportError for an unknown extension, atomic.WriteRefused or OSError when a file
-    cannot be written, charts.ChartsUnavailable without matplotlib."""
+    Raises ReportError for an unknown extension, atomic.WriteRefused (before anything is
+    written) when a file may not be written, OSError when one cannot be (nothing is then
+    published), charts.ChartsUnavailable without matplotlib."""
     fmt = report_format(path)
     charts.require_matplotlib()
-    protect = tuple(protect)
-    if fmt == "html":
-        _write(path, render_html(data), protect)
-        return [path]
-    written = _write_charts(data, path, protect)
-    _write(
-        path,
-        render_markdown(data, {name: quote(os.path.basename(file)) for name, file in written.items()}),
-        protect,
-    )
-    return [*written.values(), path]
+    if path == STDOUT:
+        raise WriteRefused("a report is written to a file: name OUT.html or OUT.md")
+    with Publication() as publication:
+        publication.add(path)
+        if fmt == "html":
+            _write(publication, path, render_html(data))
+            return publication.publish()
+        drawn = markdown_charts(data)
+        stem = os.path.splitext(path)[0]
+        files = {name: publication.add(f"{stem}-{name}.svg") for name in drawn}
+        for name, file in files.items():
+            svg = drawn[name].replace(*_STANDALONE, 1)
+            _write(publication, file, '<?xml version="1.0" encoding="utf-8"?>\n' + svg)
+        links = {name: quote(os.path.basename(file)) for name, file in files.items()}
+        _write(publication, path, render_markdown(data, links))
+        publication.publish()
+    return [*files.values(), path]
 
 
-def _write(path: str, text: str, protect: tuple[str, ...]) -> None:
-    with open_output(path, protect) as out:
+def _write(publication: Publication, path: str, text: str) -> None:
+    with publication.write(path) as out:
         out.write(text.encode("utf-8", "surrogateescape"))
 
 
@@ -70,13 +78,3 @@ def markdown_charts(data: ReportData) -> dict[str, str]:
     if data.baseline is not None:
         drawn["transitions"] = charts.transition_chart(data.baseline.figures["transitions"])
     return drawn
-
-
-def _write_charts(data: ReportData, path: str, protect: tuple[str, ...]) -> dict[str, str]:
-    stem = os.path.splitext(path)[0]
-    written = {}
-    for name, svg in markdown_charts(data).items():
-        file = f"{stem}-{name}.svg"
-        _write(file, '<?xml version="1.0" encoding="utf-8"?>\n' + svg.replace(*_STANDALONE, 1), protect)
-        written[name] = file
-    return written
