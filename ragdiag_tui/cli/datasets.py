@@ -24,6 +24,7 @@ from .common import (
     record_spot_check,
     warn_unmapped,
 )
+from .dataset_review import apply_review, dataset_review
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
 
@@ -55,8 +56,8 @@ def _refused(args: argparse.Namespace) -> str | None:
             return "diagnose with an engine writes a file: give -o OUT (.parquet, else JSON Lines)"
         if args.metrics:
             return "--metrics is not available with an engine (stats gives the means)"
-    if args.command == "stats" and args.journal:
-        return "a dataset has no review journal: --journal goes with a single run file"
+    if args.command == "stats" and args.journal and args.engine != "duckdb":
+        return "a dataset's review journal is applied with --engine duckdb"
     if args.command == "sample" and not args.output:
         return "sample with an engine writes the sampled runs to a run file: give -o SAMPLE.jsonl"
     return None
@@ -129,6 +130,11 @@ def run_dataset_diagnose(args: argparse.Namespace) -> int:
 def run_dataset_stats(args: argparse.Namespace) -> int:
     def stats(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
         result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
+        review = dataset_review(args, dataset) if args.engine == "duckdb" else None
+        if review is not None:  # labels set reviewing the dataset in place (dataset_review.py)
+            apply_review(result["all"] if "group_by" in result else result, review)
+            if "group_by" in result:
+                err("the review's labels are applied to the whole dataset's figures, not to each group's")
         if args.json:
             print(dumps(result))
         else:

@@ -60,4 +60,6 @@ def _run_files(args: argparse.Namespace) -> list[str]:
     """The run files a headless command diagnoses (the app says it in its own window)."""
     if args.command in ("review", "serve", "merge") or getattr(args, "engine", None):
         return []
+    if args.command == "export" and os.path.isdir(args.file):  # a dataset's folder (dataset_review.py)
+        return []
     return [args.old, args.new] if args.command == "compare" else [args.file]

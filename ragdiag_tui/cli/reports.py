@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, dumps, err, load_tag_set, reviewed, say_spooled
+from .dataset_review import run_dataset_export
 from .datasets import run_dataset_stats
 from .options import AddCommand, add_engine, add_file, add_journal, add_tags
 
@@ -31,7 +33,9 @@ def add_export(command: AddCommand) -> None:
         "Export the runs with the review journal applied.",
         "Each run keeps all its fields and gains: correct (the label in force),\n"
         "original_correct, label_source, reviewer, reviewed_at, note, and the diagnosis.\n"
-        "Invalid lines are never exported: stderr says how many were left out, and which.\n\n"
+        "Invalid lines are never exported: stderr says how many were left out, and which.\n"
+        "FILE may be a dataset's folder reviewed in the app: with --reviewed-only, its\n"
+        "reviewed runs (its journal is FOLDER.review.jsonl).\n\n"
         "examples:\n  ragdiag-tui export sample_runs/demo.jsonl -o reviewed.jsonl\n"
         "  ragdiag-tui export sample_runs/demo.jsonl -o reviewed.csv --reviewed-only",
     )
@@ -94,6 +98,8 @@ def run_export(args: argparse.Namespace) -> int:
     from ..core.output.export import ExportError, export_runs, format_for_path
     from ..core.review.records import JournalError
 
+    if os.path.isdir(args.file):  # a dataset's folder: the runs its review labelled
+        return run_dataset_export(args)
     try:
         review = reviewed(args)
     except JournalError as exc:  # exporting without the labels would silently lose them

@@ -19,9 +19,18 @@ def add_review(command: AddCommand) -> None:
         "Open the review app on a run file.",
         "example:\n  ragdiag-tui review sample_runs/demo.jsonl --reviewer alice\n\n"
         "Labels and notes are journaled to FILE.review.jsonl as you go; the run file\n"
-        "itself is never written. Reopening the file restores the review.",
+        "itself is never written. Reopening the file restores the review. A dataset (a\n"
+        "folder, a glob or several Parquet or JSON Lines files) is reviewed in place,\n"
+        "through DuckDB; its journal is DIR.review.jsonl beside its folder (see the\n"
+        "user guide's Datasets page for what the app does not do over a dataset).",
     )
-    add_file(review)
+    add_file(review, dataset=True)
+    review.add_argument(
+        "--engine",
+        choices=("duckdb",),
+        help="review the input as a dataset read in place by this engine (the default for a "
+        "folder, a glob or several files)",
+    )
     review.add_argument("--reviewer", metavar="NAME", help="your name in the journal (default: login name)")
     review.add_argument(
         "--export-dir", metavar="DIR", help="allow exports only into this folder (serve sets it)"
@@ -107,8 +116,12 @@ def _review(args: argparse.Namespace) -> int:
     from ..core.runs.loading import check_readable
     from ..ui.app import create_app
 
-    # Refuse an unreadable file before the screen switches to the app.
-    check_readable(args.file)
+    source = _dataset_rows(args)
+    if source is False:
+        return EXIT_UNREADABLE
+    if source is None:
+        # Refuse an unreadable file before the screen switches to the app.
+        check_readable(args.file)
     read = _app_options(args)
     if read is None:
         return EXIT_UNREADABLE
@@ -117,6 +130,7 @@ def _review(args: argparse.Namespace) -> int:
         check_readable(args.baseline)
     app = create_app(
         args.file,
+        source=source,
         reviewer=args.reviewer,
         field_map=args.field_map,
         journal=args.journal,
@@ -131,6 +145,33 @@ def _review(args: argparse.Namespace) -> int:
     app.run()
     say_spooled(args.file)  # on quitting: labels only in the offline spool are not the team's yet
     return app.return_code or EXIT_OK
+
+
+def _dataset_rows(args: argparse.Namespace) -> Any:
+    """The dataset's rows by position (DuckDB) when the inputs are a dataset, None for one run
+    file (then `args.file` is it), False when refused (said on stderr). For a dataset,
+    `args.file` becomes its folder: its journal is FOLDER.review.jsonl."""
+    from ..engines import EngineUnavailable, load_engine
+    from ..engines.dataset import DatasetError, is_dataset_input, open_dataset
+
+    inputs = args.inputs
+    if args.engine is None and not is_dataset_input(inputs):
+        return None
+    try:
+        if args.baseline is not None:
+            raise DatasetError("--baseline goes with a single run file, not a dataset")
+        if args.spot_check is not None:
+            raise DatasetError("--spot-check goes with a single run file; over a dataset, K lists them")
+        dataset = open_dataset(inputs)
+        load_engine(args.engine or "duckdb")
+    except (DatasetError, EngineUnavailable) as exc:
+        err(str(exc))
+        return False
+    from ..engines.duckdb.review_rows import DatasetRows
+
+    rows = DatasetRows(dataset, args.field_map)
+    args.file = rows.path
+    return rows
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from .typeahead import Typeahead
 
 if TYPE_CHECKING:
     from ..core.runs.corpus import DocsSource  # loaded by the CLI with --docs, not for the first frame
+    from ..core.runs.row_source import RowSource
 
 
 class RagdiagApp(App[int]):
@@ -118,6 +119,7 @@ def create_app(
     docs: DocsSource | None = None,
     spot_check: str | None = None,
     baseline: str | os.PathLike[str] | None = None,
+    source: RowSource | None = None,
 ) -> RagdiagApp:
     """The review app on the run file at `path`. The CLI and the tests both build it here.
 
@@ -129,9 +131,10 @@ def create_app(
     when given, is the only folder exports may write into; `tags` the reason tags in
     force (default: core.tags.DEFAULT_TAGS); `docs` where the documents' text is;
     `spot_check` the name of a spot-check whose runs to show once loaded;
-    `baseline` an earlier run file to compare with (`review --baseline`).
+    `baseline` an earlier run file to compare with (`review --baseline`); `source` the
+    runs of a dataset read in place by an engine (then `path` is the dataset's folder).
     """
-    options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate)
+    options = ReviewOptions(os.fspath(path), field_map, journal, reviewer, blind, adjudicate, source)
     app = RagdiagApp(options, export_dir, baseline=baseline)
     if tags is not None:
         app.reason_tags = tags

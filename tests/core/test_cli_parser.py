@@ -97,7 +97,7 @@ def test_every_review_option_with_a_value_may_come_before_the_file() -> None:
 
     # Each value is a command's name: taken for the command, it would break the line.
     values = {"preset": "ragas", "map": "id=name", "docs_map": "text=content", "match": "text"}
-    values["label_threshold"] = "0.5"
+    values.update(label_threshold="0.5", engine="duckdb")
     for action in subcommands(build_parser())["review"]._actions:
         if action.option_strings and action.nargs != 0:
             args = parse_args([action.option_strings[-1], values.get(action.dest, "stats"), "runs.jsonl"])

@@ -18,7 +18,7 @@ the one run it touches and updates the per-stage counts incrementally.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -186,6 +186,13 @@ class TeamLabels:
         return later_than(self._written.get((row, kind, reviewer if kind == LABEL else "")))
 
     # -- changing -----------------------------------------------------------
+
+    def add_base(self, counts: Sequence[int], lucky: int) -> None:
+        """Add a store's own counts, learnt late (a dataset's tally), to the changes counted so far."""
+        for code, count in enumerate(counts):
+            self.counts[code] += count
+        self.lucky += lucky
+        self.lucky_in_file += lucky  # the files' own labels: what the count is of
 
     def put(self, row: int, entry: Entry) -> set[int]:
         """Take a label or adjudication record of the row; returns {row} if anything changed.

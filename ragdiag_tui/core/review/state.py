@@ -32,6 +32,8 @@ from typing import Any
 
 from ..runs.loading import Progress
 from ..runs.mapping import FieldMap
+from ..runs.row_source import RowSource
+from ..runs.source_store import SourceStore
 from ..runs.store import S_RETRIEVAL, RunStore
 from .edits import ReviewerEdits
 from .intake import RecordIntake, SpotCheckProgress
@@ -277,6 +279,7 @@ class Review:
 
     def _replay(self, journal: ReviewLog) -> None:
         records, self.warnings = journal.read()
+        self.store.resolve_ids(record.run for record in records if not isinstance(record, SpotCheck))
         self.records_read = len(records)
         self.intake.replay(records)
         self.restored = self.reviewed
@@ -357,6 +360,14 @@ class ReviewOptions:
     reviewer: str | None = None
     blind: bool = False
     adjudicator: bool = False
+    source: RowSource | None = None
+    """The runs read in place by an engine (a dataset), instead of the file at `path`."""
+
+    def new_store(self) -> RunStore | SourceStore:
+        """The store the runs are read into: the file's, or the source's rows by position."""
+        if self.source is not None:
+            return SourceStore(self.source, self.field_map)
+        return RunStore(self.path, self.field_map)
 
     def open(self, **options: Any) -> Review:
         """`open_review` with these options (and any of its keyword options)."""

@@ -98,7 +98,8 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _dump(obj: dict[str, Any]) -> bytes:
+def dump_row(obj: dict[str, Any]) -> bytes:
+    """A row's object (`plain_row`) as the JSON text `read_rows` gives with it."""
     return dumps(obj).encode("utf-8", "surrogatepass")
 
 
@@ -186,7 +187,7 @@ def read_rows(
                 yield number, obj, b""
                 continue
             obj = plain_row(obj, json_columns)
-            yield number, obj, _dump(obj)
+            yield number, obj, dump_row(obj)
         if progress is not None:
             progress(total * number // rows, total)
 

@@ -82,6 +82,9 @@ def error_search_text(error: LoadError) -> str:
 class RunStore:
     """All rows of one run file, in file order."""
 
+    in_place = False
+    """Whether the runs are read in place (a dataset: `source_store.SourceStore`); here: no."""
+
     def __init__(self, path: str | os.PathLike[str] = "", field_map: FieldMap | None = None) -> None:
         self.path = os.fspath(path)
         self.field_map = field_map or None  # where the run fields are, if not under their own names
@@ -269,6 +272,9 @@ class RunStore:
             errors = self.errors
             self._row_of = {run_id: row for row, run_id in enumerate(self.ids) if row not in errors}
         return self._row_of
+
+    def resolve_ids(self, ids: Iterable[str]) -> None:
+        """Nothing to do: `row_of` holds every id (a `SourceStore` looks them up here)."""
 
     # -- one run at a time --------------------------------------------------
 

@@ -12,7 +12,7 @@ without an id is named `file:line`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ class PyRun:
     error: LoadError | None
     raw: bytes
     values: dict[str, str | None]  # the text of the fields asked for (group-by, filters)
+    question: str | None = None
 
     def counts(self) -> tuple[int, int, int]:
         """(|required|, |context|, |required ∩ context|) over distinct IDs."""
@@ -69,7 +70,7 @@ class _Sink:
     def add_run(self, line: int, run_id: str, stage: int, label: Any, required: list[str] | None,
                 context: list[str] | None, question: str | None, missing: list[str] | None,
                 raw: bytes, expected: Any) -> None:  # fmt: skip
-        self.run = (run_id, STAGE_NAMES[stage], label, required, context, missing)
+        self.run = (run_id, STAGE_NAMES[stage], label, required, context, missing, question)
 
 
 def json_lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -103,9 +104,18 @@ def read_runs(
     """Every run and invalid line of one file, in order. `name` is the file's name in the
     dataset; `fields` the top-level fields whose text each run carries in `values`
     (`results.value_text`, or with `filtering` `results.filter_text`)."""
+    records = json_lines(path) if fmt == "jsonl" else _parquet_rows(path)
+    return runs_of(records, name, fmt, field_map, fields, filtering)
+
+
+def runs_of(
+    records: Iterable[tuple[Any, ...]], name: str, fmt: str, field_map: FieldMap | None,
+    fields: Sequence[str] = (), filtering: bool = False,
+) -> Iterator[PyRun]:  # fmt: skip
+    """`read_runs` over records already read: (line, bytes) of JSON Lines, (row, object,
+    bytes) of Parquet (a reason, not an object, for a part that cannot be decoded)."""
     sink = _Sink()
     builder = RecordBuilder(field_map, sink)
-    records = json_lines(path) if fmt == "jsonl" else _parquet_rows(path)
     for line, item, *rest in records:
         builder.first_seen.clear()  # in a dataset a repeated id is one more run
         if fmt == "jsonl":
@@ -125,11 +135,11 @@ def read_runs(
                 record.id = dataset_run_id(_file_id(obj, raw, field_map), name, line)
             yield PyRun(line, record.id, None, None, None, None, None, record, raw, values)
             continue
-        run_id, stage, label, required, context, missing = sink.run  # type: ignore[misc]
+        run_id, stage, label, required, context, missing, question = sink.run  # type: ignore[misc]
         sink.run = None
         if run_id == str(builder.position):  # perhaps no id: the builder named it by position
             run_id = dataset_run_id(_file_id(obj, raw, field_map), name, line)
-        yield PyRun(line, run_id, stage, label, missing, required, context, None, raw, values)
+        yield PyRun(line, run_id, stage, label, missing, required, context, None, raw, values, question)
 
 
 def _file_id(obj: Any, raw: bytes, field_map: FieldMap | None) -> str | None:
@@ -171,4 +181,4 @@ def error_line(run: PyRun, name: str) -> dict[str, Any]:
     return error_row(run.error, name)
 
 
-__all__ = ["INVALID_JSON", "PyRun", "error_line", "json_lines", "loose", "read_runs"]
+__all__ = ["INVALID_JSON", "PyRun", "error_line", "json_lines", "loose", "read_runs", "runs_of"]

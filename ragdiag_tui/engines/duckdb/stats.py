@@ -30,6 +30,19 @@ the row that counts the run)."""
 
 
 def stats(ds: Dataset, mapping: FieldMap | None, *, group_by: str | None = None, top: int = 10) -> dict:
+    tallies = tally_groups(ds, mapping, group_by)
+    everything = Tally()
+    for tally in tallies.values():
+        everything.merge(tally)
+    if not group_by:
+        return everything.to_json(top)
+    return grouped(group_by, everything.to_json(top), {value: t.to_json(top) for value, t in tallies.items()})
+
+
+def tally_groups(
+    ds: Dataset, mapping: FieldMap | None, group_by: str | None = None
+) -> dict[str | None, Tally]:
+    """The counts of every run of the dataset, per value of `group_by` (all under None without it)."""
     fields = (group_by,) if group_by else ()
     plans = plan(ds.files, mapping, fields) if ds.format == "parquet" else [None] * len(ds.files)
     tallies: defaultdict[str | None, Tally] = defaultdict(Tally)
@@ -41,12 +54,7 @@ def stats(ds: Dataset, mapping: FieldMap | None, *, group_by: str | None = None,
     if groups:
         with connect() as con:
             _sql(con, runs_sql(ds, groups, len(fields)), tallies, bool(group_by))
-    everything = Tally()
-    for tally in tallies.values():
-        everything.merge(tally)
-    if not group_by:
-        return everything.to_json(top)
-    return grouped(group_by, everything.to_json(top), {value: t.to_json(top) for value, t in tallies.items()})
+    return dict(tallies)
 
 
 def exact_tallies(

@@ -32,6 +32,7 @@ the entries on their way in (`pgoutbox`) and the reservations (`pgreserve`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import uuid
@@ -54,8 +55,14 @@ _NEW_ROWS = (
 
 
 def fingerprint(run_path: str | os.PathLike[str]) -> str:
-    """The run file's content fingerprint (blake2b-128 of its bytes, read in chunks)."""
+    """The run file's content fingerprint (blake2b-128 of its bytes, read in chunks); for a
+    dataset's folder (reviewed in place), of its files' names and sizes: its content would
+    be gigabytes read before the first label, and every teammate's copy names them alike."""
     hasher = hashlib.blake2b(digest_size=16)
+    if os.path.isdir(run_path):
+        for name, size in _folder_files(os.fspath(run_path)):
+            hasher.update(f"{len(name)}:{name}:{size}\n".encode("utf-8", "surrogatepass"))
+        return hasher.hexdigest()
     try:
         with open(run_path, "rb") as handle:
             while chunk := handle.read(1 << 20):
@@ -63,6 +70,19 @@ def fingerprint(run_path: str | os.PathLike[str]) -> str:
     except OSError as exc:
         raise JournalError(f"{os.fspath(run_path)}: cannot read the run file ({exc.strerror})") from None
     return hasher.hexdigest()
+
+
+def _folder_files(folder: str) -> list[tuple[str, int]]:
+    """(path relative to `folder` with '/', size) of its files, hidden ones left out, in order."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [name for name in dirnames if not name.startswith((".", "_"))]
+        for name in filenames:
+            if not name.startswith((".", "_")):
+                path = os.path.join(dirpath, name)
+                with contextlib.suppress(OSError):
+                    found.append((os.path.relpath(path, folder).replace(os.sep, "/"), os.path.getsize(path)))
+    return sorted(found)
 
 
 class PgJournal:

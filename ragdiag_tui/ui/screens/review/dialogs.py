@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...typeahead import focus_now
 from .host import ReviewHost
+from .in_place import refused
 from .keys import key_help
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class Dialogs:
         from ..statistics import StatisticsScreen
 
         screen = self.screen
-        if self._loading():
+        if self._loading() or refused(screen, "statistics"):
             return
         assert screen.review is not None
 
@@ -68,7 +69,7 @@ class Dialogs:
         from ..export import ExportDialog
 
         screen = self.screen
-        if self._loading():
+        if self._loading() or refused(screen, "export"):
             return
         assert screen.review is not None
 

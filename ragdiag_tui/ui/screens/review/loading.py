@@ -17,6 +17,7 @@ from ....core.common.collector import release
 from ....core.common.text import plural, visible
 from ...typeahead import wake
 from .host import WorkerHost
+from .in_place import count_source
 from .load_gate import GateHost, LoadGate
 from .run_loader import LoadFailed, RowsArrived, RunsLoaded, load_runs
 
@@ -196,6 +197,8 @@ class Loading:
         if screen.spot_check is None:
             self.index.refilter()
         self.showing.counts()
+        if screen.store.in_place:  # a dataset: its counts, by the engine, in a worker
+            count_source(screen, self.showing.source_counted)
         screen.log.info(f"loaded {len(screen.store)} rows in {event.seconds:.2f} s")
         if unmapped is not None:
             screen.tell(

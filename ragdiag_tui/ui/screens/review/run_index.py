@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ....core.analysis.filtering import filter_rows, narrows, row_matches
+from ....core.analysis.filtering import REVEALING_VIEWS, filter_rows, narrows, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
+from ....core.analysis.source_views import source_view
 from ....core.analysis.views import BASELINE_VIEW_BY_NAME, VIEW_BY_NAME
 from ....core.common.text import visible
 from ...widgets.table.run_table import SORT_ARROWS
 from .baseline import is_baseline_view
 from .host import ReviewHost
+from .in_place import find_view, plain_again, refused
 from .spot_checks import spot_check_rows
 
 if TYPE_CHECKING:
@@ -80,6 +82,10 @@ class IndexHost(ReviewHost, Protocol):
     @property
     def filter_bar(self) -> FilterBar:
         """The bar that shows the filter and how many runs pass it."""
+        ...
+
+    def set_reactive(self, reactive: Any, value: Any) -> None:
+        """Set a reactive without calling its watchers (Textual's `DOMNode.set_reactive`)."""
         ...
 
 
@@ -161,6 +167,9 @@ class RunIndex:
         if review is None:  # applied once loading ends
             self.show_state()
             return
+        if screen.store.in_place and screen.spot_check is None:
+            self.show_every_run()
+            return
         old_row = screen.table.cursor_row
         self.rows = self.sorted_rows(self._filtered_rows())
         in_file_order = self.in_file_order
@@ -169,6 +178,35 @@ class RunIndex:
             at = position_of(self.rows, old_row, in_file_order)
             cursor = at if at is not None else bisect_left(self.rows, old_row) if in_file_order else 0
         screen.table.show_rows(screen.store, review, self.rows, cursor)
+        self.show_state()
+
+    def show_every_run(self) -> None:
+        """A dataset read in place: every run, in dataset order, or a view its engine finds (in
+        a worker: `view_found` shows it); a text filter or order asked for is refused
+        (in_place.py) and the screen's filter set back to none."""
+        screen = self.screen
+        view, review = screen.view, screen.review
+        assert review is not None
+        unfiltered = not screen.search and screen.missing_doc is None and screen.sort_direction == FILE_ORDER
+        if unfiltered and view != "all" and source_view(screen.store, review, view):
+            find_view(screen, view, self.view_found)
+            return
+        refusal = "blind" if review.blind and view in REVEALING_VIEWS else "filter"
+        if (not self.is_plain() or screen.sort_direction != FILE_ORDER) and refused(screen, refusal):
+            plain_again(screen)
+        old_row = screen.table.cursor_row
+        self.rows = range(len(screen.store))
+        self.sticky = None
+        screen.table.show_rows(screen.store, screen.review, self.rows, old_row or 0)
+        self.show_state()
+
+    def view_found(self, view: str, rows: Sequence[int]) -> None:
+        """A dataset's view came from its engine: shown, unless the reviewer has moved on."""
+        screen = self.screen
+        if view != screen.view or screen.search or screen.missing_doc is not None or not screen.is_mounted:
+            return
+        self.rows, self.sticky = rows, None  # type: ignore[assignment]
+        screen.table.show_rows(screen.store, screen.review, rows, 0)
         self.show_state()
 
     def _filtered_rows(self) -> list[int]:
@@ -193,6 +231,7 @@ class RunIndex:
         if is_baseline_view(view) and baseline is not None:  # the baseline's rows, then the rest
             view, within = "all", within if within is not None else baseline.rows(view, screen.store.stage)
         if screen.spot_check is not None and screen.spot_check in review.spot_checks:
+            screen.store.resolve_ids(review.spot_checks[screen.spot_check].runs)  # a dataset: one query
             return [row for row in spot_check_rows(review, screen.spot_check) if self.matches(row)]
         return filter_rows(screen.store, review, view, screen.search, screen.missing_doc, within=within)
 

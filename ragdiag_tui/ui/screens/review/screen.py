@@ -24,7 +24,6 @@ from textual.reactive import var
 from ....core.analysis.sorting import FILE_ORDER
 from ....core.common.text import visible
 from ....core.review.state import Review, ReviewOptions
-from ....core.runs.store import RunStore
 from ...live import LiveReview, LogStatusChanged, ReviewChangedElsewhere
 from ...typeahead import focus_now
 from ...widgets.detail.run_detail import RunDetail
@@ -75,7 +74,7 @@ class ReviewScreen(StyledOnce[None]):
     def __init__(self, options: ReviewOptions, baseline: str | os.PathLike[str] | None = None) -> None:
         super().__init__()
         self.options = options
-        self.store = RunStore(options.path, options.field_map)
+        self.store = options.new_store()
         self.review: Review | None = None
         self.team = TeamUpdates(self)
         self.baselines = BaselineActions(self, None if baseline is None else os.fspath(baseline))

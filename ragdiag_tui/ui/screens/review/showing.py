@@ -12,10 +12,13 @@ from ....core.runs.store import STAGE_CODE
 from .host import ReviewHost
 from .spot_checks import summary_lead
 
+NOTICE_SECONDS = 15
+
 if TYPE_CHECKING:
     from ...widgets.detail.run_detail import RunDetail
     from ...widgets.stage_summary import StageSummary
     from .baseline import BaselineActions
+    from .in_place import SourceCounted
     from .run_index import RunIndex
 
 
@@ -50,6 +53,7 @@ class Showing:
         self.screen = screen
         self.index = index  # the rows shown (a changed run stays there a while)
         self.baselines = baselines  # the run's baseline, in the detail
+        self.counting = screen.store.in_place  # a dataset's counts are not in yet (see in_place.py)
 
     def counts(self, loading: bool = False) -> None:
         """Show the counts in the summary (while loading: of the runs read so far)."""
@@ -66,17 +70,31 @@ class Showing:
         shown = shown_counts(review)  # blind mode: nothing that tells a hidden label
         screen.summary.show_counts(
             shown.counts,
-            shown.lucky,
-            review.reviewed,
-            loading=loading,
+            None if self.counting else shown.lucky,  # a dataset not yet counted: "…"
+            None if self.counting else review.reviewed,
+            loading=loading or self.counting,
             stale=len(review.stale),
             lead=summary_lead(review, screen.spot_check),
             flags=["auto-advance"] if screen.auto_advance else [],
             conflicts=shown.conflicts,
             hidden=shown.hidden,
-            lucky_in_file=shown.lucky_in_file,
+            lucky_in_file=None if self.counting else shown.lucky_in_file,
             reviewer=review.reviewer if review.blind else None,  # beside what blind mode hides
         )
+
+    def source_counted(self, event: SourceCounted) -> None:
+        """The engine counted the dataset: its counts, with the review's changes over them."""
+        screen, review = self.screen, self.screen.review
+        if event.problem is not None or review is None:
+            screen.tell(f"The dataset could not be counted: {event.problem}", severity="error", timeout=30)
+            return
+        if event.tally is not None:
+            review.team.add_base(event.tally.counts, event.tally.lucky)
+            self.counting = False
+            self.counts()
+        missed = ", ".join(f"{doc} ({runs})" for doc, runs in event.most_missed)
+        if missed:
+            screen.tell(f"Most missed: {missed}.", title="Dataset counted", timeout=NOTICE_SECONDS)
 
     def run(self) -> None:
         """Show the run under the cursor, and its baseline, in the detail pane."""

@@ -15,6 +15,7 @@ from ....core.review.tags import DEFAULT_TAGS, tag_by_number
 from ....core.runs.mapping import reading_of
 from ...typeahead import focus_now
 from .host import ReviewHost
+from .in_place import refused
 from .spot_checks import list_entry
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ class SpotChecking:
         review = screen.review
         if review is None:
             screen.tell("Still loading the runs.")
+            return
+        if refused(screen, "spot-check"):
             return
 
         def drawn(result: tuple[str, Sample] | None) -> None:

@@ -33,12 +33,13 @@ def heading(store: RunStore, row: int, *extra: tuple[str, str], hidden: bool = F
     """The run's stage chip (or HIDDEN), `extra` after it, then its id and line."""
     code = store.stage[row]
     run_id = store.ids[row]
+    where = f"{visible(store.files[row])} " if store.in_place else ""  # a dataset: the run's file too
     return Content.assemble(
         (" HIDDEN ", _c("muted")) if hidden else (f" {STAGE_TITLES[code].upper()} ", stage_style(code)),
         *extra,
         "  ",
         (visible(cut(run_id, MAX_ID)), _c("heading")) if run_id else ("(no id)", _c("muted")),
-        (f"  line {store.lines[row]}", _c("muted")),
+        (f"  {where}line {store.lines[row]}", _c("muted")),
     )
 
 

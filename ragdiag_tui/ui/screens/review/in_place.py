@@ -1,0 +1,129 @@
+"""A dataset reviewed in place (`core.runs.source_store.SourceStore`): its counts and its
+views, found by the engine in a worker while the rows already shown stay on screen, and
+what the screen cannot do over it, said plainly instead of reading ten million rows.
+
+The table shows every run of the dataset in its order (file, then row), or a view: a stage,
+the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
+the conflicts (the review's own). The text and document filters, sorts, the unreviewed view,
+spot-checks, the statistics and export dialogs need every run in hand, so over a dataset
+they are refused with a notice naming the command that does the same from the shell
+(`stats`, `sample`; see docs/guide/datasets.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ....core.analysis.sorting import FILE_ORDER
+from ....core.analysis.source_views import REVIEW_VIEWS, found_rows, review_view_rows, with_review
+from .host import ReviewHost, WorkerHost
+
+if TYPE_CHECKING:
+    from ....core.runs.row_source import SourceTally
+
+NOTICE_SECONDS = 12
+MOST_MISSED = 5  # documents named once a dataset's most-missed are found
+INSTEAD = {
+    "filter": "the table shows the view's runs in dataset order (a, L, R, C and the stage keys); "
+    "`ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can filter and sort",
+    "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
+    "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
+    "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
+    "blind": "R lists the runs you labelled",
+}
+"""What the reviewer can do instead of each thing the screen cannot do over a dataset."""
+
+WHAT = {
+    "filter": "Text and document filters, sorts and the unreviewed view",
+    "statistics": "The statistics dialog",
+    "export": "The export dialog",
+    "spot-check": "Spot-checks",
+    "blind": "In blind mode, the views that tell labels",
+}
+
+
+@dataclass(frozen=True)
+class SourceCounted:
+    """The engine counted the dataset's runs (its own labels): `tally`, or `problem` saying why not."""
+
+    tally: SourceTally | None
+    problem: str | None = None
+    most_missed: tuple[tuple[str, int], ...] = ()
+
+
+def refused(screen: ReviewHost, what: str) -> bool:
+    """Whether `what` (an `INSTEAD` key) cannot be done because the runs are read in place;
+    the reviewer is told so, and what to do instead."""
+    if not screen.store.in_place:
+        return False
+    screen.tell(
+        f"{WHAT[what]}: not available while reviewing a dataset in place; {INSTEAD[what]}.",
+        title="Reviewing a dataset",
+        severity="warning",
+        timeout=NOTICE_SECONDS,
+    )
+    return True
+
+
+def count_source(screen: WorkerHost, counted: Callable[[SourceCounted], None]) -> None:
+    """Count the dataset's runs in a worker; `counted` is called with the outcome on the main thread."""
+    store = screen.store
+
+    def work() -> None:
+        try:
+            tally = store.tally()  # type: ignore[attr-defined]
+            tell(SourceCounted(tally))
+            tell(SourceCounted(None, most_missed=tuple(store.most_missed(MOST_MISSED))))  # type: ignore[attr-defined]
+        except Exception as exc:  # any engine failure is a notice, not a crash
+            tell(SourceCounted(None, f"{exc}"))
+
+    def tell(outcome: SourceCounted) -> None:
+        with contextlib.suppress(RuntimeError):  # the app has already gone
+            screen.app.call_from_thread(counted, outcome)
+
+    screen.run_worker(work, name="count", group="count", exclusive=True, thread=True)
+
+
+def find_view(screen: WorkerHost, view: str, found: Callable[[str, Sequence[int]], None]) -> None:
+    """The rows of a dataset's `view`: the review's own at once, a stage view from the engine in
+    a worker, the review's labels laid over it on the main thread; `found(view, rows)` shows them."""
+    store, review = screen.store, screen.review
+    assert review is not None
+    if view in REVIEW_VIEWS:
+        found(view, review_view_rows(review, view))
+        return
+
+    def shown(positions: Sequence[int]) -> None:
+        found(view, with_review(store, review, view, found_rows(positions)))
+
+    def work() -> None:
+        try:
+            positions = store.source.view_positions(view)  # type: ignore[attr-defined]
+        except Exception as exc:  # any engine failure is a notice, not a crash
+            with contextlib.suppress(RuntimeError):
+                screen.app.call_from_thread(
+                    screen.tell, f"The view could not be found: {exc}", severity="error"
+                )
+            return
+        with contextlib.suppress(RuntimeError):  # the app has already gone
+            screen.app.call_from_thread(shown, positions)
+
+    screen.run_worker(work, name="view", group="view", exclusive=True, thread=True)
+
+
+def plain_again(screen: Any) -> None:
+    """Every run in file order again (the review screen's view, filter and order), without
+    filtering anew: what a dataset shows when a view, filter or order is refused."""
+    kind = type(screen)
+    for name, value in (
+        ("view", "all"),
+        ("missing_doc", None),
+        ("search", ""),
+        ("sort_direction", FILE_ORDER),
+    ):
+        screen.set_reactive(getattr(kind, name), value)
+    screen.filter_bar.query_input.value = ""
+    screen.table.show_sort(screen.sort_column, FILE_ORDER)

@@ -1,0 +1,189 @@
+"""A dataset reviewed in place (`review LAKE`): the first rows before the counts, the
+counts from the engine, labels journaled by the dataset's run ids beside the lake and
+moving the counts, the same labels in force and counts as the same runs in one file,
+a blind second reviewer, and what the app cannot do over a dataset said plainly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragdiag_tui.core.review.journal import journal_path
+from ragdiag_tui.core.review.state import open_review
+from ragdiag_tui.core.runs.source_store import SourceStore
+from ragdiag_tui.core.runs.stages import STAGES
+from ragdiag_tui.engines.dataset import open_dataset
+from ragdiag_tui.ui.app import RagdiagApp, create_app
+
+from .helpers import DEMO, detail_text, loaded, record_notifications, screen_text, table, wait_until
+
+pytest.importorskip("duckdb")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+from ragdiag_tui.engines.duckdb.review_rows import DatasetRows  # noqa: E402
+
+SIZE = (140, 40)
+SPLIT = 50  # the demo's first 50 runs in one file of the lake, the rest in another
+
+
+def demo_runs() -> list[dict]:
+    return [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
+
+
+def write_lake(folder: Path, kind: str) -> tuple[Path, Path]:
+    """The demo's runs as a lake of two files (in a subfolder too) and as one file of the
+    same format; (lake, one file)."""
+    runs = demo_runs()
+    parts = [
+        (folder / "lake" / "day-1" / f"part-0.{kind}", runs[:SPLIT]),
+        (folder / "lake" / f"part-1.{kind}", runs[SPLIT:]),
+    ]
+    for path, part in [*parts, (folder / f"one.{kind}", runs)]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "jsonl":
+            path.write_text("".join(json.dumps(run) + "\n" for run in part), encoding="utf-8")
+        else:
+            pq.write_table(pa.Table.from_pylist(part), path, row_group_size=16)
+    return folder / "lake", folder / f"one.{kind}"
+
+
+def lake_app(lake: Path, **options: object) -> RagdiagApp:
+    rows = DatasetRows(open_dataset([str(lake)]))
+    return create_app(rows.path, source=rows, **options)  # type: ignore[arg-type]
+
+
+async def counted(pilot) -> None:
+    screen = pilot.app.review_screen
+    await wait_until(pilot, lambda: not screen.showing.counting, "the dataset's counts")
+
+
+def summary(pilot) -> str:
+    return str(pilot.app.screen.query_one("#summary").visual)
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_a_lake_is_reviewed_in_place_with_the_counts_labels_and_journal_of_one_file(
+    tmp_path: Path, kind: str
+) -> None:
+    lake, one = write_lake(tmp_path, kind)
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        assert isinstance(screen.store, SourceStore) and len(screen.rows) == len(demo_runs())
+        await counted(pilot)
+        local = open_review(one, reviewer="ann")
+        assert list(screen.review.counts) == list(local.counts)
+        assert screen.review.lucky == local.lucky
+        assert f"lucky {local.lucky}" in summary(pilot)
+        await pilot.press("end")
+        last = table(pilot).cursor_row
+        assert last == len(demo_runs()) - 1
+        assert "run-0080" in detail_text(app)
+        await pilot.press("y")  # run-0080 misses a document: a lucky answer now
+        await pilot.press("home", "down", "n")  # run-0002 stays incorrect, now the reviewer's
+        await pilot.press("down", "y", "ctrl+z")  # taken back
+        local.set_label(last, True)
+        local.set_label(1, False)
+        assert list(screen.review.counts) == list(local.counts)
+        assert screen.review.lucky == local.lucky == 10
+        assert "lucky 10" in summary(pilot)
+    entries = [json.loads(line) for line in Path(f"{lake}.review.jsonl").read_text().splitlines()]
+    assert [(e["run"], e["label"]) for e in entries] == [
+        ("run-0080", True),
+        ("run-0002", False),
+        ("run-0003", True),
+        ("run-0003", None),
+    ]
+    # The lake's journal over the one file of the same runs: the same labels in force, counts, digests.
+    shutil.copy(f"{lake}.review.jsonl", journal_path(one))
+    again = open_review(one, reviewer="ann")
+    assert not again.stale and not again.orphans
+    assert (list(again.counts), again.lucky) == (list(local.counts), local.lucky)
+    reopened = lake_app(lake, reviewer="ann")
+    async with reopened.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await counted(pilot)
+        assert (list(screen.review.counts), screen.review.lucky) == (list(local.counts), local.lucky)
+        assert [screen.review.label(row) for row in (1, 2, len(demo_runs()) - 1)] == [False, False, True]
+        assert screen.review.reviewed == 2
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_a_lakes_views_come_from_the_engine_with_the_reviews_labels_over_them(
+    tmp_path: Path, kind: str
+) -> None:
+    lake, one = write_lake(tmp_path, kind)
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        local = open_review(one, reviewer="ann")
+        await pilot.press("end", "y")  # run-0080: a lucky answer now
+        local.set_label(79, True)
+        await pilot.press("L")
+        lucky = [row for row in range(len(demo_runs())) if local.is_lucky(row)]
+        await wait_until(pilot, lambda: list(screen.rows) == lucky, "the lucky answers")
+        assert f"{len(lucky)} of {len(demo_runs())} shown" in screen_text(app)
+        await pilot.press("home", "n")  # no longer lucky: stays in view while the cursor is on it
+        local.set_label(lucky[0], False)
+        await pilot.press("r")  # the retrieval view
+        retrieval = [row for row in range(len(demo_runs())) if local.store.stage[row] == 0]
+        await wait_until(pilot, lambda: list(screen.rows) == retrieval, "the retrieval view")
+        await pilot.press("R")
+        await wait_until(pilot, lambda: list(screen.rows) == [lucky[0], 79], "the reviewed runs")
+        await pilot.press("a")
+        await wait_until(pilot, lambda: len(screen.rows) == len(demo_runs()), "every run")
+
+
+async def test_a_blind_second_reviewer_sees_no_one_elses_label_on_a_lake(tmp_path: Path) -> None:
+    lake, _one = write_lake(tmp_path, "parquet")
+    first = SourceStore(DatasetRows(open_dataset([str(lake)])))
+    lead = open_review(str(lake), store=first, reviewer="lead")
+    lead.set_label(0, False)  # run-0001 is labelled correct in the file
+    app = lake_app(lake, reviewer="bob", blind=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await counted(pilot)
+        assert screen.review.reviewers(0).keys() == {"lead"}
+        assert not screen.review.revealed(0)
+        line = screen_text(app).splitlines()[3]
+        assert "run-0001" in line and "correct" not in line and "incorrect" not in line
+        assert "lead" not in detail_text(app)
+        said = record_notifications(app)
+        await pilot.press("L")  # it would tell which runs are labelled correct
+        await wait_until(pilot, lambda: said, "the notice")
+        assert said[0][0].startswith("In blind mode, the views that tell labels: not available")
+        assert screen.view == "all" and len(screen.rows) == len(demo_runs())
+        await pilot.press("n")
+        assert screen.review.revealed(0) and screen.review.label(0) is False
+    assert [
+        json.loads(line)["reviewer"] for line in Path(f"{lake}.review.jsonl").read_text().splitlines()
+    ] == ["lead", "bob"]
+    assert all(count >= 0 for count in screen.review.counts) and len(screen.review.counts) == len(STAGES)
+
+
+async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> None:
+    lake, _one = write_lake(tmp_path, "jsonl")
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        said = record_notifications(app)
+        await pilot.press("slash", "x")  # a text filter
+        await wait_until(pilot, lambda: len(said) >= 1, "the filter's notice")
+        assert screen.search == "" and len(screen.rows) == len(demo_runs())
+        await pilot.press("escape", "U")  # the unreviewed view: (nearly) every run
+        await wait_until(pilot, lambda: len(said) >= 2, "the view's notice")
+        assert screen.view == "all" and len(screen.rows) == len(demo_runs())
+        await pilot.press("s", "e", "D")
+        await wait_until(pilot, lambda: len(said) >= 5, "the notices")
+    texts = [text for text, _ in said]
+    refusal = "filters, sorts and the unreviewed view: not available while reviewing a dataset"
+    assert sum(refusal in text for text in texts) == 2
+    assert any(
+        text.startswith("The statistics dialog:") and "ragdiag-tui stats DATASET" in text for text in texts
+    )
+    assert any(text.startswith("The export dialog:") for text in texts)
+    assert any(text.startswith("Spot-checks:") for text in texts)
