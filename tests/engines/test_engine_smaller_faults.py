@@ -5,7 +5,6 @@ hold a lone surrogate."""
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 from typing import Any
 
