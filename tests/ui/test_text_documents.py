@@ -13,7 +13,7 @@ from ragdiag_tui.core.runs.mapping import FieldMap
 from ragdiag_tui.core.runs.texts import content_id
 from ragdiag_tui.ui.app import create_app
 
-from .helpers import detail_text, loaded, wait_until
+from .helpers import detail_text, loaded, screen_lines, wait_until
 
 NEEDED = "Laptops must use full-disk encryption; keys are escrowed with IT security."
 NEAR = "Laptops must use full disk encryption; keys are escrowed by IT security [/]\x1b[31m."
@@ -42,3 +42,43 @@ async def test_the_panel_shows_a_missing_text_and_the_closest_supplied_one(tmp_p
         similarity = 1 - Levenshtein.normalized_distance(NEAR, NEEDED)  # RAGAS's, independently
         assert f"similarity {similarity:.3f} (RAGAS's)" in text
         assert "by IT security [/]\\x1b[31m." in text  # markup and escapes shown as written
+
+
+async def test_the_rule_in_force_is_written_in_the_summary_the_detail_and_statistics(tmp_path: Path) -> None:
+    run = {"reference_contexts": [NEEDED], "retrieved_contexts": [OTHER, NEAR], "answer_correctness": 0.9}
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(run) + "\n", encoding="utf-8")
+    field_map = FieldMap.from_specs(
+        ["correct=answer_correctness"], "ragas", "similarity", label_threshold=0.7
+    )
+    app = create_app(path, reviewer="tester", field_map=field_map)
+    rule = "correct = answer_correctness >= 0.7 · texts, similarity > 0.5"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await wait_until(pilot, lambda: rule in screen_lines(app)[0] + screen_lines(app)[1], "the rule shown")
+        summary = [line for line in screen_lines(app)[:2] if rule in line]
+        assert summary and len(summary[0]) <= 80  # compact: whole on a line of 80 columns
+        assert "Read as" in detail_text(app) and rule in detail_text(app)  # beside the file's label
+        await pilot.press("s")
+        stats_rule = f"read as: {rule}"
+        await wait_until(pilot, lambda: stats_rule in "\n".join(screen_lines(app)), "the statistics' rule")
+
+
+async def test_the_id_lists_show_each_texts_start_beside_its_content_id(tmp_path: Path) -> None:
+    hostile = "Escapes \x1b[31m and [b]markup[/b] stay as written, on one line\nof text " + "long " * 40
+    run = {"reference_contexts": [NEEDED], "retrieved_contexts": [OTHER, hostile], "score": 0.9}
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(run) + "\n", encoding="utf-8")
+    field_map = FieldMap.from_specs(["correct=score"], "ragas", label_threshold=0.5)
+    app = create_app(path, reviewer="tester", field_map=field_map)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await loaded(pilot)
+        lines = detail_text(app).splitlines()
+        listed = [line for line in lines if line.startswith(("✗", "✓", "+"))]
+        missing = next(line for line in listed if content_id(NEEDED) in line)
+        assert "missing" in missing and "Laptops must use" in missing  # the text beside its ID
+        extra = next(line for line in listed if content_id(hostile) in line)
+        assert "Escapes \\x1b[31m and [b]" in extra and extra.endswith("…")  # cut, one line
+        assert "\x1b" not in detail_text(app)
+        supplied = next(line for line in listed if content_id(OTHER) in line)
+        assert "Deploys go out" in supplied

@@ -29,6 +29,6 @@ __getattr__, __all__ = public_api(
         "paths": ["is_within"],
         "publish": ["Publication"],
         "reads": ["forget_reads", "read_as", "register_read"],
-        "text": ["visible"],
+        "text": ["snippet", "visible"],
     },
 )

@@ -32,6 +32,15 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def snippet(text: str, limit: int) -> str:
+    """A text's start on one line: runs of white space as one space, at most `limit`
+    characters (the last an ellipsis when cut), made visible (a document beside its ID)."""
+    words = visible(" ".join(text[: limit * 4].split()))  # escapes count in the limit
+    if len(words) > limit or len(text) > limit * 4:
+        words = words[: limit - 1].rstrip() + "…"
+    return words
+
+
 def plural(count: int, one: str, many: str) -> str:
     """The words that go with `count`: `one` for exactly 1, else `many`."""
     return one if count == 1 else many

@@ -382,6 +382,19 @@ class FieldMap:
             lines.append(f"label: {rule} (below: incorrect; no number: the answer-label error)")
         return lines
 
+    def brief(self) -> str | None:
+        """The reading in a few words, for a line of the app: 'correct = answer_correctness >=
+        0.7 · texts, similarity > 0.5'; None when runs are read as IDs and boolean labels."""
+        parts = []
+        rule = self.label_rule()
+        if rule is not None:
+            parts.append(rule)
+        if self.text_match is not None:
+            parts.append(self.text_match.brief())
+        elif self.texts_read:
+            parts.append("texts, exact")
+        return " · ".join(parts) or None
+
     def label_rule(self) -> str | None:
         """What "correct" means under `--label-threshold`, in words; None without it."""
         if self.label_threshold is None:

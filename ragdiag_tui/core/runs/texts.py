@@ -135,6 +135,10 @@ class TextMatch:
             f"(RAGAS's NonLLMContextRecall: 1 - normalised Levenshtein distance) is > {self.threshold:g}"
         )
 
+    def brief(self) -> str:
+        """'texts, exact' or 'texts, similarity > 0.5': the match in a few words (the app's)."""
+        return "texts, exact" if self.mode == EXACT else f"texts, similarity > {self.threshold:g}"
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TextMatch) and (other.mode, other.threshold) == (self.mode, self.threshold)
 

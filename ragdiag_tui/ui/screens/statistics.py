@@ -89,6 +89,9 @@ class StatisticsScreen(Screen[str | None]):
                 ),
                 id="stats-title",
             )
+            rule = store.field_map.brief() if store.field_map is not None else None
+            if rule is not None:  # what "correct" meant for every figure below
+                yield Static(Content.assemble(("read as: ", "dim"), visible(rule)), id="stats-rule")
             yield Static("Runs per stage", classes="stats-heading", markup=False)
             yield StageBars(self.shown.counts, id="stage-bars")
             if self.shown.hidden is not None:

@@ -15,6 +15,7 @@ from .stages import CONFLICT_MARK, LUCKY_MARK, STAGE_STYLE_CLASSES, STAGE_TITLES
 
 GAP = "  "
 MAX_REVIEWER = 24  # cells of the reviewer's name shown at most
+MAX_RULE = 74  # cells of the label rule shown at most: with its mark, one line of 80 columns
 
 
 SHORT_TITLES = ("retr", "gen", "pass", "unres", "label", "inv")  # by stage code, for narrow terminals
@@ -37,6 +38,7 @@ class StageSummary(Static):
         "stage-summary--conflict",
         "stage-summary--status",
         "stage-summary--reviewer",
+        "stage-summary--rule",
         *STAGE_STYLE_CLASSES,
     }
 
@@ -46,6 +48,8 @@ class StageSummary(Static):
         self._wrapped: tuple[list[Content], Content, list[Content], list[Content]] = ([], Content(), [], [])
         self._line_count = 0
         self._status: list[Content] = []
+        self._rule: list[Content] = []
+        self._rule_text: str | None = None
 
     def show_counts(
         self,
@@ -94,6 +98,19 @@ class StageSummary(Static):
         )
         self._lay_out()
 
+    def show_rule(self, rule: str | None) -> None:
+        """The reading in force (`FieldMap.brief`: a score's threshold, documents as texts),
+        shown after the counts in every form, so every figure says what "correct" meant."""
+        if rule == self._rule_text:
+            return
+        self._rule_text = rule
+        if rule is None:
+            self._rule = []
+        else:
+            shown = visible(rule if len(rule) <= MAX_RULE else rule[: MAX_RULE - 1] + "…")
+            self._rule = [Content.assemble(SEPARATOR, (shown, ".stage-summary--rule"))]
+        self._lay_out()
+
     def on_resize(self, event: events.Resize) -> None:
         self._lay_out()
 
@@ -103,13 +120,13 @@ class StageSummary(Static):
         # Before its first layout (the runs may come first) it will span the screen.
         width = self.content_region.width or max(self.app.size.width - self.styles.gutter.width, 1)
         for gap, form in self._forms:
-            items = form + self._status
+            items = form + self._rule + self._status
             if sum(item.cell_length for item in items) + len(gap) * (len(items) - 1) <= width:
                 self._show(Content(gap).join(items), 1)
                 return
         lead, stages, apart, rest = self._wrapped
         # The stage counts stay: on a line after the lead, together when they fit one, else apart.
-        items = [*([stages] if stages.cell_length <= width else apart), *rest, *self._status]
+        items = [*([stages] if stages.cell_length <= width else apart), *rest, *self._rule, *self._status]
         lines = [*_wrap(lead, width), *_wrap(items, width)]
         self._show(Content("\n").join(Content(GAP).join(line) for line in lines), len(lines))
 

@@ -58,6 +58,8 @@ class Showing:
     def counts(self, loading: bool = False) -> None:
         """Show the counts in the summary (while loading: of the runs read so far)."""
         screen, review = self.screen, self.screen.review
+        field_map = screen.store.field_map
+        screen.summary.show_rule(field_map.brief() if field_map is not None else None)
         if review is None:
             counts = [screen.store.stage.count(code) for code in range(len(STAGE_CODE))]
             hidden = None

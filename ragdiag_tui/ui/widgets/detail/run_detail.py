@@ -182,7 +182,8 @@ class RunDetail(SteadyScroll, can_focus=True):
             self._show_ids()
         self._documents.question = question_words(raw.get("question"))
         self._documents.show(self._ids.of)
-        self._set("run-labels", labels_content(raw, review, row, reason_tags))
+        rule = store.field_map.brief() if store.field_map is not None else None
+        self._set("run-labels", labels_content(raw, review, row, reason_tags, rule))
         self._set("run-fields", fields_content(raw))
 
     def _run_object(self, store: RunStore, row: int) -> dict[str, Any]:

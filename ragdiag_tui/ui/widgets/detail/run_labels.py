@@ -53,20 +53,21 @@ def metrics_text(raw: dict[str, Any]) -> str:
 
 
 def labels_content(
-    raw: dict[str, Any], review: Review | None, row: int, reason_tags: Iterable[Tag]
+    raw: dict[str, Any], review: Review | None, row: int, reason_tags: Iterable[Tag], rule: str | None = None
 ) -> Content:
     """The file's label, the reviewers', the one in force and why, then the review's
     reviewers, tags, metrics and note of run `row` (`raw`: its object); `reason_tags`:
-    the tag set in force."""
+    the tag set in force; `rule`, how the file was read (`FieldMap.brief`), beside the label."""
     if review is not None and not review.revealed(row):  # blind mode, not labelled yet
-        return blind_labels(review, row, reason_tags)
+        return blind_labels(review, row, reason_tags, rule)
     raw_label = raw.get("correct", ABSENT)
     file_label = raw_label if isinstance(raw_label, bool) else None
     lines = [
         field_line(
             "File label",
             Content.assemble(label_word(file_label), (f"  ({describe_label(raw_label)})", _c("muted"))),
-        )
+        ),
+        *rule_lines(rule),
     ]
     if review is None:
         lines.append(field_line("Reviewer label", muted("loading…")))
@@ -117,13 +118,22 @@ def notes_text(review: Review, row: int) -> str:
     return "\n\n".join(f"{visible(name)}:\n{multiline(note)}" for name, note in notes if note)
 
 
-def blind_labels(review: Review, row: int, reason_tags: Iterable[Tag] = ()) -> Content:
+def rule_lines(rule: str | None) -> list[Content]:
+    """The line saying how the file was read ('correct = score >= 0.7 · texts, exact'), if
+    it departs from IDs and boolean labels."""
+    return [] if rule is None else [field_line("Read as", Content.assemble((visible(rule), _c("muted"))))]
+
+
+def blind_labels(
+    review: Review, row: int, reason_tags: Iterable[Tag] = (), rule: str | None = None
+) -> Content:
     """Blind mode, before this reviewer labelled the run: only what tells no label (the
     reviewer's own tags among it)."""
     mine = review.state(row)
     return joined(
         [
             field_line("File label", muted("hidden until you label this run (blind mode)")),
+            *rule_lines(rule),
             field_line("Your label", muted("none  (y correct, n incorrect, space flips)")),
             field_line("Your tags", tags_content(review.my_tags(row), reason_tags)),
             reviewers_block(review, row),
