@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..common.text import plural, visible
+from ..common.text import plural, snippet, visible
+from ..runs.corpus import missed_texts
 from ..runs.mapping import reading_of
 from ..runs.metrics import MetricMeans
 from ..runs.rule import LABEL_ERROR, RETRIEVAL, UNRESOLVED
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 STAGE_ORDER = RULE_STAGE_NAMES
 TOP_MISSED = 10
+TOP_TEXTS = 20  # most-missed documents whose texts are looked up (the report lists 20)
+SNIPPET = 60  # characters of a most-missed document's text shown beside its content ID
 
 
 @dataclass
@@ -38,6 +41,8 @@ class Stats:
     reviewed: int | None = None  # with a review applied: runs labelled by a reviewer
     conflicts: int | None = None  # with a review applied: runs whose reviewers disagree
     metrics: MetricMeans | None = None  # recall and precision means (core.metrics), when computed
+    missed_texts: dict[str, str] = field(default_factory=dict)
+    """The texts of the most-missed documents given as texts (content IDs), shown beside them."""
 
     def add(self, stage: str, label: object, missing: Iterable[str] = ()) -> None:
         self.runs += 1
@@ -108,6 +113,7 @@ def review_stats(review: Review) -> Stats:
     stats.lucky, stats.lucky_in_file = review.lucky, lucky_in_file(review)
     stats.missed = store.missed_documents()
     stats.metrics = store_means(store)
+    stats.missed_texts = missed_texts(store, [doc for doc, _ in stats.top_missed(TOP_TEXTS)])
     return stats
 
 
@@ -155,10 +161,11 @@ def format_table(stats: Stats, name: str) -> str:
     out.append("")
     if top:
         out.append("  most-missed documents")
-        shown = [(visible(doc), n) for doc, n in top]
-        doc_width = min(max(len(doc) for doc, _ in shown), 60)
-        for doc, n in shown:
-            out.append(f"  {doc:<{doc_width}}  {n:>{width}}")
+        shown = [(visible(doc), n, stats.missed_texts.get(doc)) for doc, n in top]
+        doc_width = min(max(len(doc) for doc, _, _ in shown), 60)
+        for doc, n, text in shown:
+            beside = "" if text is None else f"  {snippet(text, SNIPPET)}"
+            out.append(f"  {doc:<{doc_width}}  {n:>{width}}{beside}")
     else:
         out.append("  no document is missing from any run's context")
     return "\n".join(out)

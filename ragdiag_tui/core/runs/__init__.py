@@ -18,6 +18,7 @@ __getattr__, __all__ = public_api(
             "DocsSource",
             "check_docs_file",
             "document_text",
+            "missed_texts",
             "parse_docs_map",
             "run_texts",
         ],

@@ -60,7 +60,7 @@ from .csv_runs import FIELD_LIMIT, allow_long_fields
 from .mapping import MapSpecError
 from .rule import json_type_name
 from .store import RunStore
-from .texts import Nearest, content_id
+from .texts import Nearest, content_id, is_content_id
 
 TOO_DEEP = f"nested too deeply to read (over {MAX_DEPTH} levels)"
 
@@ -658,6 +658,25 @@ def run_texts(store: RunStore, row: int) -> dict[str, str]:
         for doc_id, text in zip(ids, values, strict=True):
             texts.setdefault(doc_id, text)
     return texts
+
+
+def missed_texts(store: RunStore, doc_ids: Sequence[str]) -> dict[str, str]:
+    """The texts of the documents `doc_ids` (the most-missed ones) that are given as texts
+    (content IDs), by ID, read from the first runs that miss them: a few runs for the most
+    missed, and never a corpus. Empty when none of them is a content ID."""
+    wanted = {doc for doc in doc_ids if is_content_id(doc)}
+    found: dict[str, str] = {}
+    for row, missing in store.missing.items():
+        if not wanted:
+            break
+        if wanted.isdisjoint(missing):
+            continue
+        texts = run_texts(store, row)
+        for doc in wanted.intersection(missing):
+            if doc in texts:
+                found[doc] = texts[doc]
+                wanted.discard(doc)
+    return found
 
 
 def nearest_supplied(store: RunStore, row: int, required: str) -> Nearest | None:

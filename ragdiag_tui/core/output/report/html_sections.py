@@ -3,9 +3,10 @@ agreement between reviewers, the most-missed documents, and the comparison with 
 
 from __future__ import annotations
 
+from ...common.text import snippet
 from . import charts
 from .html_text import esc, figure, id_list, table
-from .model import ReportData
+from .model import SNIPPET, ReportData
 from .tables import agreement_rows, lucky_facts
 
 
@@ -65,8 +66,20 @@ def missed_html(data: ReportData) -> str:
     if not data.most_missed:
         return '<h2>Most-missed documents</h2><p class="muted">No run misses a required document.</p>'
     count = len(data.most_missed)
-    return f"<h2>Most-missed documents (top {count})</h2>" + figure(
-        charts.missed_chart(data.most_missed), "Runs missing each document from their context"
+    texts = data.missed_texts
+    listed = (  # documents given as texts: which passage each content ID is
+        table(
+            ("document", "runs", "text"),
+            [[esc(doc), f"{n:,}", esc(snippet(texts.get(doc, ""), SNIPPET))] for doc, n in data.most_missed],
+            numeric=(1,),
+        )
+        if texts
+        else ""
+    )
+    return (
+        f"<h2>Most-missed documents (top {count})</h2>"
+        + figure(charts.missed_chart(data.most_missed), "Runs missing each document from their context")
+        + listed
     )
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...common.text import snippet
 from .headline import Headline, headline
 from .markdown_evidence import evidence
 from .markdown_text import md, md_cell, md_code, md_ids, md_table
-from .model import ReportData, SpotCheckSection
+from .model import SNIPPET, ReportData, SpotCheckSection
 from .tables import agreement_rows, lucky_facts, tag_rows
 
 
@@ -126,11 +127,15 @@ def _agreement(agreement: dict[str, Any], data: ReportData) -> list[str]:
 def _missed(data: ReportData, chart: str | None) -> list[str]:
     if not data.most_missed:
         return ["## Most-missed documents", "", "No run misses a required document.", ""]
-    rows = [[md_cell(doc), f"{n:,}"] for doc, n in data.most_missed]
+    texts = data.missed_texts
+    rows = [
+        [md_cell(doc), f"{n:,}", *([md_cell(snippet(texts.get(doc, ""), SNIPPET))] if texts else [])]
+        for doc, n in data.most_missed
+    ]
     return [
         f"## Most-missed documents (top {len(rows)})",
         "",
-        *md_table(("document", "runs"), rows),
+        *md_table(("document", "runs", *(["text"] if texts else [])), rows),
         *_chart("Most-missed documents", chart),
     ]
 

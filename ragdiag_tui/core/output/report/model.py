@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ...runs.mapping import FieldMap
 
 TOP_MISSED = 20
+SNIPPET = 80  # characters of a most-missed document's text shown beside its content ID
 DEFAULT_LIMIT = 20
 QUESTION_LIMIT = 300  # characters of a question in a table of reviewed runs
 NOTE_LIMIT = 500
@@ -120,6 +121,8 @@ class ReportData:
     limit: int
     baseline: Baseline | None = None
     conflict_reviewers: tuple[str, ...] = ()  # who labelled the runs in conflict (the headline)
+    missed_texts: dict[str, str] = field(default_factory=dict)
+    """The texts of the most-missed documents given as texts (content IDs), shown beside them."""
 
     def data(self) -> dict[str, Any]:
         """The embedded figures: the header, `stats --json`, and `compare --json` with a baseline."""
@@ -161,6 +164,7 @@ def build_report(review: Review, tags: tuple[Tag, ...], options: ReportOptions) 
         limit=options.limit,
         baseline=_baseline(review, options),
         conflict_reviewers=_conflict_reviewers(review),
+        missed_texts=stats.missed_texts,
     )
 
 
