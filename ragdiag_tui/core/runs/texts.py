@@ -35,6 +35,7 @@ import hashlib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 CONTENT_ID_PREFIX = "t:"
@@ -42,6 +43,7 @@ CONTENT_ID_HEX = 16
 DEFAULT_THRESHOLD = 0.5  # RAGAS's NonLLMContextRecall default
 EXACT, SIMILARITY = "text", "similarity"
 MATCH_MODES = ("ids", EXACT, SIMILARITY)
+NEAR_COPY = 0.05  # a normalised distance this small is looked for first: a cheap, narrow comparison
 CDIST_ALL_CORES = 4096  # pairs in one run from which rapidfuzz's cdist uses every core
 
 
@@ -176,16 +178,24 @@ class TextMatch:
         return matched
 
     def _first_match(self, text: str, ctx_ids: list[str], context: list[str]) -> tuple[float, str]:
-        """(similarity, content ID) of the supplied text most similar to `text` when that
-        similarity is > the threshold, else (0.0, ""). rapidfuzz compares in C++, the
-        required text prepared once, each comparison given up past the best so far."""
-        from rapidfuzz import process
-        from rapidfuzz.distance import Levenshtein
-
+        """(similarity, content ID) of a supplied text whose similarity to `text` is > the
+        threshold, else (0.0, ""). rapidfuzz compares in C++, the required text prepared once,
+        each comparison given up past its cut-off. A near copy (a retriever's own chunking of
+        the passage) is looked for first with a tight cut-off, which costs a fraction of a
+        whole comparison; only when there is none are the texts compared up to the threshold.
+        Either way the answer is the closest supplied text within the threshold: a closest
+        one found within the tight cut-off is the closest within any wider one."""
+        extract_one, normalized_distance = _rapidfuzz()
         # RAGAS: 1 - normalized_distance(reference=supplied, response=required), symmetric. The
         # cut-off leaves a hair of room: RAGAS's own expression below decides, rounding and all.
         cutoff = min(1.0, 1 - self.threshold + 1e-9)
-        best = process.extractOne(text, context, scorer=Levenshtein.normalized_distance, score_cutoff=cutoff)
+        best = None
+        if cutoff > NEAR_COPY:
+            best = extract_one(
+                text, context, scorer=normalized_distance, processor=None, score_cutoff=NEAR_COPY
+            )
+        if best is None:
+            best = extract_one(text, context, scorer=normalized_distance, processor=None, score_cutoff=cutoff)
         if best is not None and 1 - best[1] > self.threshold:
             return 1 - best[1], ctx_ids[best[2]]
         return 0.0, ""
@@ -202,6 +212,15 @@ class TextMatch:
         row = similarity_matrix([required], list(context))[0]
         best = max(range(len(row)), key=row.__getitem__)
         return Nearest(row[best], context[best])
+
+
+@cache
+def _rapidfuzz() -> tuple[Any, Any]:
+    """rapidfuzz's extractOne and normalised Levenshtein distance, imported on first use."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
+    return process.extractOne, Levenshtein.normalized_distance
 
 
 def _ids_of(value: Any) -> list[str] | None:
