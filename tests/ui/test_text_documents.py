@@ -82,3 +82,6 @@ async def test_the_id_lists_show_each_texts_start_beside_its_content_id(tmp_path
         assert "\x1b" not in detail_text(app)
         supplied = next(line for line in listed if content_id(OTHER) in line)
         assert "Deploys go out" in supplied
+        await pilot.press("s")  # the statistics' most-missed documents: the text beside the ID
+        missed = f"{content_id(NEEDED)}  Laptops must use"
+        await wait_until(pilot, lambda: missed in "\n".join(screen_lines(app)), "the most-missed text")

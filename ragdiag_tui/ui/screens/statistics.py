@@ -26,10 +26,10 @@ from ...core.analysis.lucky import LUCKY_IN_FILE, STILL_LUCKY
 from ...core.analysis.spotcheck import spot_check_reports
 from ...core.analysis.stats import Stats
 from ...core.analysis.views import VIEW_BY_NAME
-from ...core.common.text import visible
+from ...core.common.text import snippet, visible
 from ...core.review.state import Review
 from ...core.review.tags import DEFAULT_TAGS
-from ...core.runs.corpus import DocStore
+from ...core.runs.corpus import DocStore, missed_texts
 from ...core.runs.store import RunStore, store_means
 from ..typeahead import focus_now
 from ..widgets.agreement_panel import AgreementPanel
@@ -40,6 +40,7 @@ from ..widgets.stages import LUCKY_MARK
 from .statistics_report import ReportWriter
 
 TOP_DOCUMENTS = 100
+SNIPPET = 48  # characters of a most-missed document's text (documents given as texts) beside its ID
 LUCKY_VIEW_KEY = VIEW_BY_NAME["lucky"].key
 AGREEMENT_BESIDE = 136  # columns from which the agreement shows beside the stages
 
@@ -71,6 +72,8 @@ class StatisticsScreen(Screen[str | None]):
         self.missed_count = len(missed)
         """How many documents some run misses; `documents` holds the top ones."""
         self.documents = Stats(missed=missed).top_missed(TOP_DOCUMENTS)
+        self.texts = missed_texts(store, [doc for doc, _ in self.documents])
+        """The texts of the listed documents given as texts (content IDs), shown beside them."""
         self.shown = shown_counts(review)
         """The counts shown: in blind mode, only those of the runs this reviewer labelled."""
         # Blind mode: the figures would tell the labels the reviewer is not to see yet.
@@ -116,7 +119,9 @@ class StatisticsScreen(Screen[str | None]):
                     width = len(f"{self.documents[0][1]:,}")
                     yield OptionList(
                         *(
-                            Option(Content.assemble(f"{n:>{width},} runs  ", visible(doc)))
+                            Option(
+                                Content.assemble(f"{n:>{width},} runs  ", visible(doc), self._text_of(doc))
+                            )
                             for doc, n in self.documents
                         ),
                         id="missed-documents",
@@ -125,6 +130,10 @@ class StatisticsScreen(Screen[str | None]):
                     yield Static("No run misses any required document.", markup=False)
         yield AgreementPanel(self.agreement, id="stats-agreement")
         yield KeyFooter(show_command_palette=wide_footer(self.app.size.width))
+
+    def _text_of(self, doc: str) -> tuple[str, str] | str:
+        text = self.texts.get(doc)
+        return "" if text is None else (f"  {snippet(text, SNIPPET)}", "dim")
 
     def _documents_heading(self) -> str:
         shown, total = len(self.documents), self.missed_count
