@@ -21,7 +21,7 @@ from textual.widgets import Button, Static, TextArea
 
 from ...core.common.text import visible
 from ..typeahead import focus_now
-from ..widgets.text_keys import run_own_binding
+from ..widgets.text_keys import hand_on, run_own_binding
 
 EDIT_LINES = 1_000
 """A note of more lines than this is replaced, not edited in place."""
@@ -39,6 +39,8 @@ class NoteArea(TextArea):
     saved = False  # or cancelled: the dialog is closing
 
     async def _on_key(self, event: events.Key) -> None:
+        if hand_on(self, event):
+            return  # a tab before it moved on to the buttons
         if self.saved:
             self.app.typeahead.hold(event)  # type: ignore[attr-defined]
             return

@@ -5,6 +5,9 @@ backspace, the arrows: its bindings) act only once the key has bubbled up to the
 after the keys typed behind it have reached the box. Typed in one burst, `abc` backspace
 `d` would read "abc" (the d typed, then the c deleted), and a filter `/abc` enter `y` would
 filter by "abcy". Here a key bound on the box itself runs its action in the box, in turn.
+So does tab (the screen's, moving the focus on): `model` tab `neyman` in a dialog put
+"neyman" in the field it left. The keys sent to the box before the focus moved go on to
+the field that has it now (`hand_on`).
 """
 
 from __future__ import annotations
@@ -13,20 +16,33 @@ from textual import events
 from textual.widget import Widget
 from textual.widgets import Input
 
+FOCUS_KEYS = ("tab", "shift+tab")
+"""Keys that move the focus (the screen's bindings), run in turn from whichever box has it."""
+
 
 async def run_own_binding(widget: Widget, event: events.Key) -> bool:
-    """Run the action `event` is bound to if `widget` itself binds it (True: run, the key stopped).
+    """Run the action `event` is bound to if `widget` itself binds it, or it moves the focus
+    (`FOCUS_KEYS`); True: run, the key stopped.
 
     An action that declines (`SkipAction`: an `Input`'s inherited `scroll_down`) leaves the key
     to go on to the bindings above, as Textual's own binding lookup does (the palette's `down`)."""
     active = widget.screen.active_bindings.get(event.key)
-    if active is None or active.node is not widget:
+    if active is None or (active.node is not widget and event.key not in FOCUS_KEYS):
         return False
-    if not await widget.app.run_action(active.binding.action, widget):
+    if not await widget.app.run_action(active.binding.action, active.node):
         return False
     event.prevent_default()
     event.stop()
     return True
+
+
+def hand_on(widget: Widget, event: events.Key) -> bool:
+    """Send a key on to what has focus now if `widget` lost it before the key's turn (a tab
+    typed before it moved on); True: sent on (or held until something has focus), stopped."""
+    typeahead = getattr(widget.app, "typeahead", None)
+    if typeahead is None or widget.app.focused is widget:
+        return False
+    return bool(typeahead.intercept(event))
 
 
 class InOrderInput(Input):
@@ -45,6 +61,8 @@ class InOrderInput(Input):
     leaving = False
 
     async def _on_key(self, event: events.Key) -> None:
+        if hand_on(self, event):
+            return
         if self.leaving and (event.is_printable or self.HOLD_EVERY_KEY):
             typeahead = getattr(self.app, "typeahead", None)
             if typeahead is not None and typeahead.hold(event, away_from=self):
