@@ -57,5 +57,6 @@ async def test_d_draws_by_strata_and_the_labeller_may_stop_at_the_margin(demo_pa
         await wait_until(pilot, lambda: isinstance(app.screen, StatisticsScreen), "the statistics")
         shown = " ".join(screen_text(app).split())
         assert "(anytime 95% CI" in shown
-        assert "stratum gpt-4o-mini:" in shown and "stratum llama-3.1-70b-instruct:" in shown
+        assert "stratum runs sample reviewed overturned, 95% CI" in shown  # the strata's table
+        assert " gpt-4o-mini 40 " in shown and " llama-3.1-70b-instruct 40 " in shown
         assert "you may stop:" in shown

@@ -4,8 +4,8 @@ For each spot-check: the sentence a lead pastes into a report (the overturned ra
 with its 95% interval, corrected for the finite population, over the runs with a
 settled label; held, overturned and in conflict counted apart), then a small bar per
 reason tag (its share of the runs with a settled label); a stratified spot-check's strata
-a row each, and in sequential mode the anytime interval and "you may stop". Under them, the mean ID-based
-recall and precision of the file.
+as a table (ui/widgets/strata_table.py), and in sequential mode the anytime interval and
+"you may stop". Under them, the mean ID-based recall and precision of the file.
 Everything comes from the core (`core.spotcheck`, `core.metrics`); this only draws.
 """
 
@@ -21,6 +21,7 @@ from ...core.analysis.spotcheck import SpotCheckReport
 from ...core.common.text import visible
 from ...core.review.tags import Tag
 from ...core.runs.metrics import MetricMeans
+from .strata_table import strata_table
 
 BAR = 12  # cells of a tag's bar: its share of the sample's reviewed runs with a settled label
 
@@ -75,12 +76,14 @@ class SpotCheckPanel(Static):
         names = {tag.key: tag.name for tag in self.tags}
         for report in self.reports:
             lines.append(Content(report.sentence() + "."))
-            # A row per stratum, then the anytime interval and "you may stop" (core.spotcheck).
-            stop = report.may_stop_text()
-            lines.extend(
-                Content.assemble("  ", (line, "bold") if line == stop else line)
-                for line in report.sequence_lines()
-            )
+            if report.strata:  # a row per stratum, the combined one, the anytime interval
+                lines.extend(strata_table(report))
+            else:  # the anytime interval and "you may stop" (core.spotcheck)
+                stop = report.may_stop_text()
+                lines.extend(
+                    Content.assemble("  ", (line, "bold") if line == stop else line)
+                    for line in report.sequence_lines()
+                )
             for tag in report.tags:
                 share = tag.count / report.settled if report.settled else 0.0
                 filled, empty = bar(share)
