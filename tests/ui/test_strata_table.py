@@ -19,7 +19,7 @@ from ragdiag_tui.ui.screens.statistics import StatisticsScreen
 from ragdiag_tui.ui.widgets.spot_check_panel import SpotCheckPanel
 from ragdiag_tui.ui.widgets.strata_table import rate_cell
 
-from .helpers import burst, loaded, wait_until
+from .helpers import burst, loaded, screen_text, wait_until
 
 LONG = "[bold]a-model-whose-name-runs-on-and-on-and-on[/bold]"  # markup, and past the name column
 
@@ -76,3 +76,10 @@ async def test_the_strata_are_a_table_of_aligned_rows(tmp_path: Path, size: tupl
         rate = rate_cell(report.overturned_rate_anytime)
         assert anytime.split() == ["anytime-valid", *rate.split()]
         assert anytime.index(rate) == header.index("overturned")
+        # At 80x24 the table is below the fold: the screen's body scrolls by its keys.
+        table = [header.strip(), *(row.strip() for row in rows)]
+        for _ in range(len(lines)):
+            if all(line in screen_text(app) for line in table):
+                break
+            await pilot.press("down")
+        assert all(line in screen_text(app) for line in table), screen_text(app)

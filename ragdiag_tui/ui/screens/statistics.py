@@ -14,7 +14,7 @@ from typing import ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
@@ -83,7 +83,9 @@ class StatisticsScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         review, store = self.review, self.store
         runs = len(store) - review.counts[-1]
-        with Vertical(id="stats-body"):
+        # Scrolls on a short terminal (80x24: the spot-checks are below the fold), following the
+        # focused documents' list, or by its own keys when there is no list.
+        with VerticalScroll(id="stats-body"):
             yield Static(
                 Content.assemble(
                     ("Statistics", "bold"),
@@ -145,8 +147,11 @@ class StatisticsScreen(Screen[str | None]):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"stats-screen--lucky", "stats-screen--muted"}
 
     def on_mount(self) -> None:
-        if self.documents:
-            focus_now(self.query_one(OptionList))
+        self._focus_body()
+
+    def _focus_body(self) -> None:
+        """The documents' list, or the body itself when there is none (its keys scroll it)."""
+        focus_now(self.query_one(OptionList) if self.documents else self.query_one("#stats-body"))
 
     @on(OptionList.OptionSelected, "#missed-documents")
     def _document_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -175,8 +180,8 @@ class StatisticsScreen(Screen[str | None]):
         self.toggle_class("-agreement")
         if self.agreement_only:
             focus_now(self.query_one(AgreementPanel))
-        elif self.documents:
-            focus_now(self.query_one(OptionList))
+        else:
+            self._focus_body()
         self.refresh_bindings()
 
     def on_resize(self, event: events.Resize) -> None:
