@@ -46,6 +46,8 @@ class RagdiagApp(App[int]):
         self.typeahead = Typeahead(self)
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return  # a key still on its way as the app closes: no screen is left to take it
         if isinstance(event, events.Key) and not event.is_forwarded and self.typeahead.dispatched(event):
             return  # held behind the keys read before it
         await super().on_event(event)

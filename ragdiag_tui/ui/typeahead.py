@@ -100,8 +100,10 @@ class Typeahead:
         bindings must not act on it.
         """
         sent_to = getattr(event, _TARGET, _NOTHING)
-        if sent_to is _NOTHING:
-            return False  # not a key from the terminal (a test's synthetic event): as Textual would
+        if sent_to is _NOTHING or not self.app.screen_stack:
+            # Not a key from the terminal (a test's synthetic event), or one still on its way
+            # as the app closes (its screens gone, nothing has focus to ask): as Textual would.
+            return False
         focused = self.app.focused
         if self._earlier_held(event) or (focused is None and sent_to is not None):
             # A new screen is still mounting its box (keys sent while nothing had focus

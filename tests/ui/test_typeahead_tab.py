@@ -31,7 +31,8 @@ async def test_a_burst_through_the_sample_dialogs_fields_fills_each_field_typed(
         await loaded(pilot)
         burst(app, "D", "8", "0", "tab", "0", ".", "2", "5", "tab", *"model", "tab", *"neyman")
         burst(app, "tab", "tab", *"fast", "shift+tab", "shift+tab", "shift+tab", "end", "backspace")
-        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        dialog_up = lambda: isinstance(app.screen, SampleDialog) and app.screen.query("#sample-name")  # noqa: E731
+        await wait_until(pilot, dialog_up, "the sample dialog")
         dialog = app.screen
         strata = dialog.query_one("#sample-strata", Input)
         name = dialog.query_one("#sample-name", Input)
@@ -66,7 +67,8 @@ async def test_keys_typed_after_tab_in_the_export_dialog_reach_the_format(
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         burst(app, "e", *"out", "tab", "right", "space")  # the second format, chosen by keys
-        await wait_until(pilot, lambda: isinstance(app.screen, ExportDialog), "the export dialog")
+        dialog_up = lambda: isinstance(app.screen, ExportDialog) and app.screen.query("#export-format")  # noqa: E731
+        await wait_until(pilot, dialog_up, "the export dialog")
         formats = app.screen.query_one("#export-format", RadioSet)
         await wait_until(pilot, lambda: formats.pressed_index == 1, "the second format chosen")
         assert app.screen.query_one("#export-path", Input).value == "out"  # no space: it chose

@@ -40,7 +40,7 @@ def hand_on(widget: Widget, event: events.Key) -> bool:
     """Send a key on to what has focus now if `widget` lost it before the key's turn (a tab
     typed before it moved on); True: sent on (or held until something has focus), stopped."""
     typeahead = getattr(widget.app, "typeahead", None)
-    if typeahead is None or widget.app.focused is widget:
+    if typeahead is None or not widget.app.screen_stack or widget.app.focused is widget:
         return False
     return bool(typeahead.intercept(event))
 
