@@ -93,3 +93,25 @@ async def test_keys_typed_after_tab_in_the_filter_leave_the_filter(demo_path: Pa
         await wait_until(pilot, lambda: box.value and app.focused is not box, "focus past the filter")
         await pilot.pause()  # the keys behind the tab handled
         assert box.value == "007"
+
+
+@pytest.mark.parametrize(("typed", "fmt"), [("out.jsonl", "jsonl"), ("out.json", "json"), ("out.csv", "csv")])
+async def test_a_path_typed_in_a_burst_chooses_the_format_its_extension_names(
+    demo_path: Path, typed: str, fmt: str
+) -> None:
+    """`out.json` then `l`: the radio set's answer to `.json` came after `.jsonl` had chosen JSON
+    Lines, and set the format back to JSON (JSON Lines named, a JSON array written)."""
+    from ragdiag_tui.ui.screens.export import FORMATS
+
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        burst(app, "e", *typed)
+        dialog_up = lambda: isinstance(app.screen, ExportDialog) and app.screen.query("#export-format")  # noqa: E731
+        await wait_until(pilot, dialog_up, "the export dialog")
+        dialog = app.screen
+        path = dialog.query_one("#export-path", Input)
+        await wait_until(pilot, lambda: path.value == typed, "the path typed")
+        await pilot.pause()  # the radio set's answers handled
+        formats = dialog.query_one("#export-format", RadioSet)
+        assert (dialog.fmt, FORMATS[formats.pressed_index][0]) == (fmt, fmt)

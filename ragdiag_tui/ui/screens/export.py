@@ -95,8 +95,19 @@ class ExportDialog(ModalScreen[str | None]):
     def on_mount(self) -> None:
         focus_now(self.query_one("#export-path", Input))
 
+    named: str | None = None
+    """The format a typed extension chose, until the radio set has answered with it: an answer
+    for an earlier extension (`.json` on the way to `.jsonl`) arrives late and is not a choice."""
+
     @on(RadioSet.Changed, "#export-format")
     def _format_changed(self, event: RadioSet.Changed) -> None:
+        if self.named is not None:
+            if FORMATS[event.index][0] != self.named:
+                # Overtaken: the path names another format now. Pressed after this message, whose
+                # handling the radio set keeps from sending a button's change.
+                self.call_after_refresh(self._press, self.named)
+                return
+            self.named = None
         path_input = self.query_one("#export-path", Input)
         old_default = default_export_path(self.store.path, self.fmt)
         self.fmt = FORMATS[event.index][0]
@@ -109,7 +120,10 @@ class ExportDialog(ModalScreen[str | None]):
         fmt = format_named_by(event.value.strip())
         if fmt is None or fmt == self.fmt:
             return
-        self.fmt = fmt  # now, so an export started before the radio set answers writes this format
+        self.fmt = self.named = fmt  # now, so an export started before the radio set answers writes it
+        self._press(fmt)
+
+    def _press(self, fmt: str) -> None:
         index = [name for name, _ in FORMATS].index(fmt)
         self.query_one("#export-format", RadioSet).query(RadioButton)[index].value = True
 
