@@ -171,19 +171,45 @@ async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         said = record_notifications(app)
-        await pilot.press("slash", "x")  # a text filter
+        await pilot.press("slash", *"tag:x")  # a reason tag's filter: the review's, not the engine's
         await wait_until(pilot, lambda: len(said) >= 1, "the filter's notice")
         assert screen.search == "" and len(screen.rows) == len(demo_runs())
-        await pilot.press("escape", "U")  # the unreviewed view: (nearly) every run
-        await wait_until(pilot, lambda: len(said) >= 2, "the view's notice")
+        await pilot.press("escape", "o")  # a sort
+        await wait_until(pilot, lambda: len(said) >= 2, "the sort's notice")
         assert screen.view == "all" and len(screen.rows) == len(demo_runs())
         await pilot.press("s", "e", "D")
         await wait_until(pilot, lambda: len(said) >= 5, "the notices")
     texts = [text for text, _ in said]
-    refusal = "filters, sorts and the unreviewed view: not available while reviewing a dataset"
+    refusal = "Sorts, the missing-document filter, tag: terms and the review's own views with a filter: "
+    refusal += "not available while reviewing a dataset"
     assert sum(refusal in text for text in texts) == 2
     assert any(
         text.startswith("The statistics dialog:") and "ragdiag-tui stats DATASET" in text for text in texts
     )
     assert any(text.startswith("The export dialog:") for text in texts)
     assert any(text.startswith("Spot-checks:") for text in texts)
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_a_filter_over_a_lake_shows_the_runs_one_file_shows(tmp_path: Path, kind: str) -> None:
+    lake, one = write_lake(tmp_path, kind)
+    async with create_app(str(one), reviewer="ann").run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("L", "slash", *"HR-policy-0", "enter")
+        await wait_until(pilot, lambda: screen.search == "HR-policy-0", "the filter")
+        expected = [screen.store.ids[row] for row in screen.rows]
+    assert 0 < len(expected) < len(demo_runs())
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        said = record_notifications(app)
+        await pilot.press("L", "slash", *"HR-policy-0", "enter")
+
+        def ids() -> list[str]:
+            return [screen.store.ids[row] for row in screen.rows]
+
+        await wait_until(pilot, lambda: ids() == expected, "the lucky answers that name an HR policy")
+        await wait_until(
+            pilot, lambda: f"{len(expected)} of {len(demo_runs())} shown" in screen_text(app), "the count"
+        )
+        assert not [text for text, _ in said if "not available" in text]

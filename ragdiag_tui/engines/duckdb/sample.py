@@ -88,19 +88,23 @@ class Draw:
 
     def where(self) -> str:
         fields = self.fields
-        terms = [_term_sql(term, f"v{fields.index(term.field)}") for term in self.filters]
+        terms = [term_sql(term, f"v{fields.index(term.field)}") for term in self.filters]
         return " AND ".join([_view_sql(self.view), *terms])
 
 
-def _term_sql(term: FieldTerm, column: str) -> str:
+def folded_sql(column: str) -> str:
+    """`column`'s text case-folded as Python folds it: SQL's lower() where the text is ASCII
+    (where the two agree), the connection's `casefold` on the other texts."""
+    return f"(CASE WHEN strlen({column}) = length({column}) THEN lower({column}) ELSE casefold({column}) END)"
+
+
+def term_sql(term: FieldTerm, column: str) -> str:
     """`FieldTerm.matcher` in SQL, over a field's text (`plan(..., filtering=True)`: NULL
     when absent, 'null' when null). Case folding is Python's: SQL's lower() where the text
     is ASCII (where the two agree), the connection's `casefold` on the other texts."""
     if not term.exact and not term.value:
         return f"{column} IS NOT NULL"
-    folded = (
-        f"(CASE WHEN strlen({column}) = length({column}) THEN lower({column}) ELSE casefold({column}) END)"
-    )
+    folded = folded_sql(column)
     if term.exact:
         return f"{folded} IN ({', '.join(literal(text) for text in sorted(exact_texts(term.value)))})"
     return f"contains({folded}, {literal(term.value)})"

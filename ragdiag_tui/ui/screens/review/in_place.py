@@ -4,7 +4,8 @@ what the screen cannot do over it, said plainly instead of reading ten million r
 
 The table shows every run of the dataset in its order (file, then row), or a view: a stage,
 the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
-the conflicts (the review's own). The text and document filters, sorts, the unreviewed view,
+the conflicts (the review's own), narrowed by the filter's text, FIELD:VALUE and is: terms
+(found by the engine too). The document filter, tag: terms, sorts,
 spot-checks, the statistics and export dialogs need every run in hand, so over a dataset
 they are refused with a notice naming the command that does the same from the shell
 (`stats`, `sample`; see docs/guide/datasets.md).
@@ -18,7 +19,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ....core.analysis.sorting import FILE_ORDER
-from ....core.analysis.source_views import REVIEW_VIEWS, found_rows, review_view_rows, with_review
+from ....core.analysis.source_views import (
+    REVIEW_VIEWS,
+    SourceQuery,
+    filtered_rows,
+    found_rows,
+    review_view_rows,
+    with_review,
+)
 from .host import ReviewHost, WorkerHost
 
 if TYPE_CHECKING:
@@ -27,8 +35,8 @@ if TYPE_CHECKING:
 NOTICE_SECONDS = 12
 MOST_MISSED = 5  # documents named once a dataset's most-missed are found
 INSTEAD = {
-    "filter": "the table shows the view's runs in dataset order (a, L, R, C and the stage keys); "
-    "`ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can filter and sort",
+    "filter": "the table shows the view's runs in dataset order, filtered by text, FIELD:VALUE and is: "
+    "terms; `ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can sort",
     "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
     "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
     "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
@@ -37,7 +45,7 @@ INSTEAD = {
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
 
 WHAT = {
-    "filter": "Text and document filters, sorts and the unreviewed view",
+    "filter": "Sorts, the missing-document filter, tag: terms and the review's own views with a filter",
     "statistics": "The statistics dialog",
     "export": "The export dialog",
     "spot-check": "Spot-checks",
@@ -99,13 +107,33 @@ def find_view(screen: WorkerHost, view: str, found: Callable[[str, Sequence[int]
     def shown(positions: Sequence[int]) -> None:
         found(view, with_review(store, review, view, found_rows(positions)))
 
+    _ask_source(screen, lambda: store.source.view_positions(view), shown, "view")  # type: ignore[attr-defined]
+
+
+def find_filter(screen: WorkerHost, query: SourceQuery, found: Callable[[Sequence[int]], None]) -> None:
+    """The rows of a filter over a dataset (`source_views.SourceQuery`), found by the engine in a
+    worker, the review's labels laid over them on the main thread; `found(rows)` shows them."""
+    store, review = screen.store, screen.review
+    assert review is not None
+
+    def shown(positions: Sequence[int]) -> None:
+        found(filtered_rows(store, review, query, positions))
+
+    _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter")  # type: ignore[attr-defined]
+
+
+def _ask_source(
+    screen: WorkerHost, ask: Callable[[], Sequence[int]], shown: Callable[[Sequence[int]], None], what: str
+) -> None:
+    """`ask` the source in a worker; `shown` its answer on the main thread, or the failure told."""
+
     def work() -> None:
         try:
-            positions = store.source.view_positions(view)  # type: ignore[attr-defined]
+            positions = ask()
         except Exception as exc:  # any engine failure is a notice, not a crash
             with contextlib.suppress(RuntimeError):
                 screen.app.call_from_thread(
-                    screen.tell, f"The view could not be found: {exc}", severity="error"
+                    screen.tell, f"The {what} could not be found: {exc}", severity="error"
                 )
             return
         with contextlib.suppress(RuntimeError):  # the app has already gone
