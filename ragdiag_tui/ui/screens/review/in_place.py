@@ -14,9 +14,12 @@ they are refused with a notice naming the command that does the same from the sh
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from textual.worker import get_current_worker
 
 from ....core.analysis.sorting import FILE_ORDER
 from ....core.analysis.source_views import (
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from ....core.runs.row_source import SourceTally
 
 NOTICE_SECONDS = 12
+SETTLE_SECONDS = 0.25  # a filter over a dataset waits this long for the next key before its scan
 MOST_MISSED = 5  # documents named once a dataset's most-missed are found
 INSTEAD = {
     "filter": "the table shows the view's runs in dataset order, filtered by text, FIELD:VALUE and is: "
@@ -60,6 +64,17 @@ class SourceCounted:
     tally: SourceTally | None
     problem: str | None = None
     most_missed: tuple[tuple[str, int], ...] = ()
+
+
+def _replaced(settle: float) -> bool:
+    """Whether the worker was cancelled (an exclusive newer one started) within `settle` seconds."""
+    worker = get_current_worker()
+    deadline = time.monotonic() + settle
+    while time.monotonic() < deadline:
+        if worker.is_cancelled:
+            return True
+        time.sleep(0.02)
+    return worker.is_cancelled
 
 
 def refused(screen: ReviewHost, what: str) -> bool:
@@ -119,15 +134,23 @@ def find_filter(screen: WorkerHost, query: SourceQuery, found: Callable[[Sequenc
     def shown(positions: Sequence[int]) -> None:
         found(filtered_rows(store, review, query, positions))
 
-    _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter")  # type: ignore[attr-defined]
+    _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter", SETTLE_SECONDS)  # type: ignore[attr-defined]
 
 
 def _ask_source(
-    screen: WorkerHost, ask: Callable[[], Sequence[int]], shown: Callable[[Sequence[int]], None], what: str
+    screen: WorkerHost,
+    ask: Callable[[], Sequence[int]],
+    shown: Callable[[Sequence[int]], None],
+    what: str,
+    settle: float = 0.0,
 ) -> None:
-    """`ask` the source in a worker; `shown` its answer on the main thread, or the failure told."""
+    """`ask` the source in a worker; `shown` its answer on the main thread, or the failure told.
+    With `settle`, the worker first waits that long and asks nothing if a newer question has
+    replaced it meanwhile (a filter being typed: one scan of the dataset, not one a key)."""
 
     def work() -> None:
+        if settle and (get_current_worker().is_cancelled or _replaced(settle)):
+            return
         try:
             positions = ask()
         except Exception as exc:  # any engine failure is a notice, not a crash
