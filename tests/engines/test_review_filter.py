@@ -18,7 +18,7 @@ from ragdiag_tui.engines.dataset import open_dataset
 from .conftest import write_jsonl, write_parquet
 
 pytest.importorskip("duckdb")
-from ragdiag_tui.engines.duckdb.review_rows import DatasetRows  # noqa: E402
+from ragdiag_tui.engines.duckdb.review_rows import DatasetRows
 
 DEMO = Path(__file__).resolve().parents[2] / "sample_runs" / "demo.jsonl"
 EXTRA = ("question", "model", "source")

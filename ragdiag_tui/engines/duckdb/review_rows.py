@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ...core.analysis.sampling import Sample
 from ...core.analysis.source_views import SourceQuery
 from ...core.runs import parquet_runs
 from ...core.runs.mapping import FieldMap
@@ -29,10 +30,12 @@ from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
+from ..results import check_draw, filter_words, parse_filters
 from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
 from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
+from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
 from .stats import exact_tallies
@@ -287,6 +290,24 @@ class DatasetRows:
                     exact_positions(runs, self._starts[at], query, found)
         from_sql = sql_positions(self.ds, plans, self._starts_sql(), query)
         return array("q", heapq.merge(found, from_sql)) if found and from_sql else found or from_sql
+
+    def check_draw(self, view: str, filter_text: str, n: int | str) -> None:
+        """Raise ValueError for what `draw_sample` cannot draw, before its scan."""
+        parse_filters(filter_text)
+        check_draw(view, n)
+
+    def draw_sample(self, view: str, filter_text: str, n: int | str, margin: float, seed: int) -> Sample:
+        """A spot-check drawn as `sample DATASET --view VIEW --filter TEXT -n N --seed S` draws
+        it (by the files' own labels); ValueError (SampleError for a view) for what a dataset cannot
+        draw from."""
+        terms = parse_filters(filter_text)
+        draw, drawn = draw_runs(
+            self.ds, self.field_map, view=view, filters=terms, n=n, margin=margin, seed=seed
+        )
+        ids = tuple(run_id for _, _, _, run_id, _ in drawn)
+        return Sample(
+            view, filter_words(terms), seed, draw.population, ids, margin=margin if n == "auto" else None
+        )
 
     def _starts_sql(self) -> str:
         """Each file's name and first position, as SQL VALUES."""

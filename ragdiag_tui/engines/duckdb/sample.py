@@ -121,6 +121,26 @@ def sample(
     seed: int,
     out: Path,
 ) -> SampleSummary:
+    draw, drawn = draw_runs(ds, mapping, view=view, filters=filters, n=n, margin=margin, seed=seed)
+    with open_output(out) as handle:
+        for _, _, _, run_id, payload in drawn:
+            handle.write(run_line(payload, run_id, mapping) + b"\n")
+    ids = tuple(run_id for _, _, _, run_id, _ in drawn)
+    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid)
+
+
+def draw_runs(
+    ds: Dataset,
+    mapping: FieldMap | None,
+    *,
+    view: str,
+    filters: Sequence[Filter],
+    n: int | str,
+    margin: float = 0.05,
+    seed: int,
+) -> tuple[Draw, list[Candidate]]:
+    """The draw `sample` writes (see the module's docstring): what it counted, and the drawn
+    candidates in draw order (the app's `D` over a dataset records their ids)."""
     check_draw(view, n)
     draw = Draw(view, field_terms(filters), n, margin, seed)
     plans = (
@@ -139,12 +159,7 @@ def sample(
         with connect() as con:
             candidates += _sql_candidates(con, ds, groups, draw)
     candidates.sort()
-    drawn = candidates[: draw_size(n, draw.population, margin)]
-    with open_output(out) as handle:
-        for _, _, _, run_id, payload in drawn:
-            handle.write(run_line(payload, run_id, mapping) + b"\n")
-    ids = tuple(run_id for _, _, _, run_id, _ in drawn)
-    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid)
+    return draw, candidates[: draw_size(n, draw.population, margin)]
 
 
 def exact_candidates(

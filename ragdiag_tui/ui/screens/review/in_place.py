@@ -6,7 +6,7 @@ The table shows every run of the dataset in its order (file, then row), or a vie
 the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
 the conflicts (the review's own), narrowed by the filter's text, FIELD:VALUE and is: terms
 (found by the engine too). The document filter, tag: terms, sorts,
-spot-checks, the statistics and export dialogs need every run in hand, so over a dataset
+the statistics and export dialogs need every run in hand, so over a dataset
 they are refused with a notice naming the command that does the same from the shell
 (`stats`, `sample`; see docs/guide/datasets.md).
 """
@@ -43,7 +43,6 @@ INSTEAD = {
     "terms; `ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can sort",
     "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
     "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
-    "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
     "blind": "R lists the runs you labelled",
 }
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
@@ -52,7 +51,6 @@ WHAT = {
     "filter": "Sorts, the missing-document filter, tag: terms and the review's own views with a filter",
     "statistics": "The statistics dialog",
     "export": "The export dialog",
-    "spot-check": "Spot-checks",
     "blind": "In blind mode, the views that tell labels",
 }
 
