@@ -160,8 +160,6 @@ def _dataset_rows(args: argparse.Namespace) -> Any:
     try:
         if args.baseline is not None:
             raise DatasetError("--baseline goes with a single run file, not a dataset")
-        if args.spot_check is not None:
-            raise DatasetError("--spot-check goes with a single run file; over a dataset, K lists them")
         dataset = open_dataset(inputs)
         load_engine(args.engine or "duckdb")
     except (DatasetError, EngineUnavailable) as exc:

@@ -171,19 +171,111 @@ async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> Non
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         said = record_notifications(app)
-        await pilot.press("slash", "x")  # a text filter
+        await pilot.press("slash", *"tag:x")  # a reason tag's filter: the review's, not the engine's
         await wait_until(pilot, lambda: len(said) >= 1, "the filter's notice")
         assert screen.search == "" and len(screen.rows) == len(demo_runs())
-        await pilot.press("escape", "U")  # the unreviewed view: (nearly) every run
-        await wait_until(pilot, lambda: len(said) >= 2, "the view's notice")
+        await pilot.press("escape", "o")  # a sort
+        await wait_until(pilot, lambda: len(said) >= 2, "the sort's notice")
         assert screen.view == "all" and len(screen.rows) == len(demo_runs())
-        await pilot.press("s", "e", "D")
-        await wait_until(pilot, lambda: len(said) >= 5, "the notices")
+        await pilot.press("s", "e")
+        await wait_until(pilot, lambda: len(said) >= 4, "the notices")
     texts = [text for text, _ in said]
-    refusal = "filters, sorts and the unreviewed view: not available while reviewing a dataset"
+    refusal = "Sorts, the missing-document filter, tag: terms and the review's own views with a filter: "
+    refusal += "not available while reviewing a dataset"
     assert sum(refusal in text for text in texts) == 2
     assert any(
         text.startswith("The statistics dialog:") and "ragdiag-tui stats DATASET" in text for text in texts
     )
     assert any(text.startswith("The export dialog:") for text in texts)
-    assert any(text.startswith("Spot-checks:") for text in texts)
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_a_filter_over_a_lake_shows_the_runs_one_file_shows(tmp_path: Path, kind: str) -> None:
+    lake, one = write_lake(tmp_path, kind)
+    async with create_app(str(one), reviewer="ann").run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("L", "slash", *"HR-policy-0", "enter")
+        await wait_until(pilot, lambda: screen.search == "HR-policy-0", "the filter")
+        expected = [screen.store.ids[row] for row in screen.rows]
+    assert 0 < len(expected) < len(demo_runs())
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        said = record_notifications(app)
+        await pilot.press("L", "slash", *"HR-policy-0", "enter")
+
+        def ids() -> list[str]:
+            return [screen.store.ids[row] for row in screen.rows]
+
+        await wait_until(pilot, lambda: ids() == expected, "the lucky answers that name an HR policy")
+        await wait_until(
+            pilot, lambda: f"{len(expected)} of {len(demo_runs())} shown" in screen_text(app), "the count"
+        )
+        assert not [text for text, _ in said if "not available" in text]
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_d_over_a_lake_draws_sample_datasets_runs_and_concludes_as_one_file(
+    tmp_path: Path, kind: str
+) -> None:
+    from textual.widgets import Input
+
+    from ragdiag_tui.cli import main
+    from ragdiag_tui.core.analysis.spotcheck import spot_check_report
+    from ragdiag_tui.ui.screens.sample import SampleDialog
+
+    lake, one = write_lake(tmp_path, kind)
+    assert (
+        main(
+            [
+                "sample",
+                str(lake),
+                "--view",
+                "retrieval",
+                "-n",
+                "6",
+                "--seed",
+                "7",
+                "-o",
+                str(tmp_path / "s.jsonl"),
+            ]
+        )
+        == 0
+    )
+    expected = [json.loads(line)["id"] for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("r")  # the retrieval view
+        await wait_until(
+            pilot, lambda: screen.view == "retrieval" and len(screen.rows) < len(demo_runs()), "the view"
+        )
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, SampleDialog), "the sample dialog")
+        dialog = app.screen
+        dialog.query_one("#sample-size", Input).value = "6"
+        dialog.query_one("#sample-seed", Input).value = "7"
+        dialog.query_one("#sample-name", Input).value = "gaps"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.spot_check == "gaps", "the spot-check to open", seconds=20)
+        assert [screen.store.ids[row] for row in screen.rows] == expected
+        await pilot.press("y", "n", "y")
+        await wait_until(pilot, lambda: screen.review.reviewed == 3, "three labels")
+    records = [json.loads(line) for line in Path(f"{lake}.review.jsonl").read_text().splitlines()]
+    drawn = [record for record in records if record.get("kind") == "spot-check"]
+    assert drawn and drawn[0]["ids"] == expected and drawn[0]["seed"] == 7 and drawn[0]["view"] == "retrieval"
+    shutil.copy(f"{lake}.review.jsonl", journal_path(one))
+    on_lake = open_review(
+        str(lake), store=SourceStore(DatasetRows(open_dataset([str(lake)]))), writable=False
+    )
+    in_file = open_review(one, writable=False)
+    assert spot_check_report(on_lake, on_lake.spot_checks["gaps"]) == spot_check_report(
+        in_file, in_file.spot_checks["gaps"]
+    )
+    assert spot_check_report(in_file, in_file.spot_checks["gaps"]).reviewed == 3
+    # `review LAKE --spot-check gaps` opens it again, on the first run still to label.
+    async with lake_app(lake, reviewer="ann", spot_check="gaps").run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        await wait_until(pilot, lambda: screen.spot_check == "gaps", "the spot-check", seconds=20)
+        assert [screen.store.ids[row] for row in screen.rows] == expected
+        assert screen.table.cursor == 3

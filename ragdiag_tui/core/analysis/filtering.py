@@ -295,7 +295,10 @@ _NAMES: weakref.WeakKeyDictionary[RunStore, dict[str, bool]] = weakref.WeakKeyDi
 
 
 def has_field(store: RunStore, name: str) -> bool:
-    """Whether `"name":` occurs in the file's runs (a C-level search of their text, kept)."""
+    """Whether `"name":` occurs in the file's runs (a C-level search of their text, kept);
+    over a dataset read in place, whether its source has that field."""
+    if store.in_place:
+        return bool(store.source.has_field(name))
     known = _NAMES.setdefault(store, {})
     if name not in known:
         key = msgspec.json.encode(name)

@@ -230,7 +230,9 @@ def sampled_rows(review: Review, spot_check: SpotCheck) -> tuple[list[int], int]
     store = review.store
     row_of = store.row_of
     # A sample of a view with invalid lines names each by its line (sampling.population_ids).
-    line_of = {f"line {store.lines[row]}": row for row in store.errors}
+    # A dataset's sample never draws an invalid run (and its errors are read by window, never listed).
+    line_of = {} if store.in_place else {f"line {store.lines[row]}": row for row in store.errors}
+    store.resolve_ids(spot_check.runs)  # a dataset: one query for them all
     found = [row_of.get(run_id, line_of.get(run_id)) for run_id in spot_check.runs]
     rows = [row for row in found if row is not None]
     return rows, len(found) - len(rows)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from .loading import LoadError
 
@@ -90,4 +90,13 @@ class RowSource(Protocol):
 
     def most_missed(self, top: int) -> list[tuple[str, int]]:
         """The `top` documents most runs miss (id, runs), most first (slow: every run is read)."""
+        ...
+
+    def has_field(self, name: str) -> bool:
+        """Whether some run of the source has the top-level field `name` (a filter's term)."""
+        ...
+
+    def filter_positions(self, query: Any) -> Sequence[int]:
+        """The positions of the runs a `source_views.SourceQuery` finds, in order (slow: every
+        run is read)."""
         ...

@@ -22,15 +22,20 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ...core.analysis.sampling import Sample
+from ...core.analysis.source_views import SourceQuery
 from ...core.runs import parquet_runs
 from ...core.runs.mapping import FieldMap
 from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
+from ..results import check_draw, filter_words, parse_filters
 from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
+from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
+from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
 from .stats import exact_tallies
@@ -159,6 +164,7 @@ class DatasetRows:
         self._starts: list[int] = [0]
         self._lock = threading.Lock()
         self._stage_codes: StageCodes | None = None
+        self._fields: dict[str, bool] = {}  # has_field's answers
 
     @property
     def name(self) -> str:
@@ -249,11 +255,7 @@ class DatasetRows:
                 groups = grouped_files(self.ds.files, self._plans())
                 if not groups:
                     return None
-                starts = ", ".join(
-                    f"({literal(self.ds.relative(path))}, {self._starts[at]})"
-                    for at, path in enumerate(self.ds.files)
-                )
-                self._stage_codes = StageCodes(runs_sql(self.ds, groups, 0), starts)
+                self._stage_codes = StageCodes(runs_sql(self.ds, groups, 0), self._starts_sql())
             return self._stage_codes
 
     def _plans(self) -> list[Any]:
@@ -261,6 +263,56 @@ class DatasetRows:
         if self.ds.format != "parquet":
             return [None] * len(self.ds.files)
         return plan(self.ds.files, self.field_map, ())
+
+    def has_field(self, name: str) -> bool:
+        known = self._fields.get(name)
+        if known is None:
+            known = self._fields[name] = any(
+                file_has_field(path, self.ds.format, name) for path in self.ds.files
+            )
+        return known
+
+    def filter_positions(self, query: SourceQuery) -> array[int]:
+        """The runs a filter finds (review_filter.py): the exact path's files, then SQL's, merged."""
+        self.count()
+        assert self._files is not None
+        plans = filter_plans(self.ds.files, self.field_map, query)
+        found = array("q")
+        with self._lock:
+            for at, sql_plan in enumerate(plans):
+                if sql_plan is None:
+                    file = self._files[at]
+                    name = self.ds.relative(file.path)
+                    runs = runs_of(
+                        file.records(0, file.count), name, self.ds.format, self.field_map,
+                        fields_of(query), filtering=True,
+                    )  # fmt: skip
+                    exact_positions(runs, self._starts[at], query, found)
+        from_sql = sql_positions(self.ds, plans, self._starts_sql(), query)
+        return array("q", heapq.merge(found, from_sql)) if found and from_sql else found or from_sql
+
+    def check_draw(self, view: str, filter_text: str, n: int | str) -> None:
+        """Raise ValueError for what `draw_sample` cannot draw, before its scan."""
+        parse_filters(filter_text)
+        check_draw(view, n)
+
+    def draw_sample(self, view: str, filter_text: str, n: int | str, margin: float, seed: int) -> Sample:
+        """A spot-check drawn as `sample DATASET --view VIEW --filter TEXT -n N --seed S` draws
+        it (by the files' own labels); ValueError (SampleError for a view) for what a dataset cannot
+        draw from."""
+        terms = parse_filters(filter_text)
+        draw, drawn = draw_runs(
+            self.ds, self.field_map, view=view, filters=terms, n=n, margin=margin, seed=seed
+        )
+        ids = tuple(run_id for _, _, _, run_id, _ in drawn)
+        return Sample(
+            view, filter_words(terms), seed, draw.population, ids, margin=margin if n == "auto" else None
+        )
+
+    def _starts_sql(self) -> str:
+        """Each file's name and first position, as SQL VALUES."""
+        files = enumerate(self.ds.files)
+        return ", ".join(f"({literal(self.ds.relative(path))}, {self._starts[at]})" for at, path in files)
 
     def _exact_view(self, at: int, view: str, found: array[int]) -> None:
         assert self._files is not None

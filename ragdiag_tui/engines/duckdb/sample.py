@@ -88,19 +88,23 @@ class Draw:
 
     def where(self) -> str:
         fields = self.fields
-        terms = [_term_sql(term, f"v{fields.index(term.field)}") for term in self.filters]
+        terms = [term_sql(term, f"v{fields.index(term.field)}") for term in self.filters]
         return " AND ".join([_view_sql(self.view), *terms])
 
 
-def _term_sql(term: FieldTerm, column: str) -> str:
+def folded_sql(column: str) -> str:
+    """`column`'s text case-folded as Python folds it: SQL's lower() where the text is ASCII
+    (where the two agree), the connection's `casefold` on the other texts."""
+    return f"(CASE WHEN strlen({column}) = length({column}) THEN lower({column}) ELSE casefold({column}) END)"
+
+
+def term_sql(term: FieldTerm, column: str) -> str:
     """`FieldTerm.matcher` in SQL, over a field's text (`plan(..., filtering=True)`: NULL
     when absent, 'null' when null). Case folding is Python's: SQL's lower() where the text
     is ASCII (where the two agree), the connection's `casefold` on the other texts."""
     if not term.exact and not term.value:
         return f"{column} IS NOT NULL"
-    folded = (
-        f"(CASE WHEN strlen({column}) = length({column}) THEN lower({column}) ELSE casefold({column}) END)"
-    )
+    folded = folded_sql(column)
     if term.exact:
         return f"{folded} IN ({', '.join(literal(text) for text in sorted(exact_texts(term.value)))})"
     return f"contains({folded}, {literal(term.value)})"
@@ -117,6 +121,26 @@ def sample(
     seed: int,
     out: Path,
 ) -> SampleSummary:
+    draw, drawn = draw_runs(ds, mapping, view=view, filters=filters, n=n, margin=margin, seed=seed)
+    with open_output(out) as handle:
+        for _, _, _, run_id, payload in drawn:
+            handle.write(run_line(payload, run_id, mapping) + b"\n")
+    ids = tuple(run_id for _, _, _, run_id, _ in drawn)
+    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid)
+
+
+def draw_runs(
+    ds: Dataset,
+    mapping: FieldMap | None,
+    *,
+    view: str,
+    filters: Sequence[Filter],
+    n: int | str,
+    margin: float = 0.05,
+    seed: int,
+) -> tuple[Draw, list[Candidate]]:
+    """The draw `sample` writes (see the module's docstring): what it counted, and the drawn
+    candidates in draw order (the app's `D` over a dataset records their ids)."""
     check_draw(view, n)
     draw = Draw(view, field_terms(filters), n, margin, seed)
     plans = (
@@ -135,12 +159,7 @@ def sample(
         with connect() as con:
             candidates += _sql_candidates(con, ds, groups, draw)
     candidates.sort()
-    drawn = candidates[: draw_size(n, draw.population, margin)]
-    with open_output(out) as handle:
-        for _, _, _, run_id, payload in drawn:
-            handle.write(run_line(payload, run_id, mapping) + b"\n")
-    ids = tuple(run_id for _, _, _, run_id, _ in drawn)
-    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid)
+    return draw, candidates[: draw_size(n, draw.population, margin)]
 
 
 def exact_candidates(

@@ -53,9 +53,13 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         super().__init__(classes="dialog")
         self.store, self.review, self.view, self.filter_text = store, review, view, query
         self.taken = taken
-        self.population = len(population(store, review, view, query))
+        self.population = self.count_population()
         self.drawing: tuple[str, int, int] | None = None
         """(name, seed, population) of the draw under way in a worker, if one is."""
+
+    def count_population(self) -> int:
+        """How many runs the view and filter hold (the dialog says it)."""
+        return len(population(self.store, self.review, self.view, self.filter_text))
 
     @on(Input.Changed, "#sample-size")
     def _size_changed(self, event: Input.Changed) -> None:
@@ -145,6 +149,10 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
         if strata:
             self._start_stratified(size, margin, seed, strata)
             return
+        self._start_plain(size, margin, seed)
+
+    def _start_plain(self, size: int | str, margin: float, seed: int) -> None:
+        """A draw of `size` runs (or auto for ±`margin`) of the view and filter, by `seed`."""
         try:
             rows, count = sample_plan(self.store, self.review, self.view, size, self.filter_text, margin)
         except SampleError as exc:

@@ -4,8 +4,9 @@ what the screen cannot do over it, said plainly instead of reading ten million r
 
 The table shows every run of the dataset in its order (file, then row), or a view: a stage,
 the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
-the conflicts (the review's own). The text and document filters, sorts, the unreviewed view,
-spot-checks, the statistics and export dialogs need every run in hand, so over a dataset
+the conflicts (the review's own), narrowed by the filter's text, FIELD:VALUE and is: terms
+(found by the engine too). The document filter, tag: terms, sorts,
+the statistics and export dialogs need every run in hand, so over a dataset
 they are refused with a notice naming the command that does the same from the shell
 (`stats`, `sample`; see docs/guide/datasets.md).
 """
@@ -13,34 +14,43 @@ they are refused with a notice naming the command that does the same from the sh
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from textual.worker import get_current_worker
+
 from ....core.analysis.sorting import FILE_ORDER
-from ....core.analysis.source_views import REVIEW_VIEWS, found_rows, review_view_rows, with_review
+from ....core.analysis.source_views import (
+    REVIEW_VIEWS,
+    SourceQuery,
+    filtered_rows,
+    found_rows,
+    review_view_rows,
+    with_review,
+)
 from .host import ReviewHost, WorkerHost
 
 if TYPE_CHECKING:
     from ....core.runs.row_source import SourceTally
 
 NOTICE_SECONDS = 12
+SETTLE_SECONDS = 0.25  # a filter over a dataset waits this long for the next key before its scan
 MOST_MISSED = 5  # documents named once a dataset's most-missed are found
 INSTEAD = {
-    "filter": "the table shows the view's runs in dataset order (a, L, R, C and the stage keys); "
-    "`ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can filter and sort",
+    "filter": "the table shows the view's runs in dataset order, filtered by text, FIELD:VALUE and is: "
+    "terms; `ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can sort",
     "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
     "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
-    "spot-check": "`ragdiag-tui sample DATASET -o FILE` draws one to a file",
     "blind": "R lists the runs you labelled",
 }
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
 
 WHAT = {
-    "filter": "Text and document filters, sorts and the unreviewed view",
+    "filter": "Sorts, the missing-document filter, tag: terms and the review's own views with a filter",
     "statistics": "The statistics dialog",
     "export": "The export dialog",
-    "spot-check": "Spot-checks",
     "blind": "In blind mode, the views that tell labels",
 }
 
@@ -52,6 +62,17 @@ class SourceCounted:
     tally: SourceTally | None
     problem: str | None = None
     most_missed: tuple[tuple[str, int], ...] = ()
+
+
+def _replaced(settle: float) -> bool:
+    """Whether the worker was cancelled (an exclusive newer one started) within `settle` seconds."""
+    worker = get_current_worker()
+    deadline = time.monotonic() + settle
+    while time.monotonic() < deadline:
+        if worker.is_cancelled:
+            return True
+        time.sleep(0.02)
+    return worker.is_cancelled
 
 
 def refused(screen: ReviewHost, what: str) -> bool:
@@ -99,13 +120,41 @@ def find_view(screen: WorkerHost, view: str, found: Callable[[str, Sequence[int]
     def shown(positions: Sequence[int]) -> None:
         found(view, with_review(store, review, view, found_rows(positions)))
 
+    _ask_source(screen, lambda: store.source.view_positions(view), shown, "view")  # type: ignore[attr-defined]
+
+
+def find_filter(screen: WorkerHost, query: SourceQuery, found: Callable[[Sequence[int]], None]) -> None:
+    """The rows of a filter over a dataset (`source_views.SourceQuery`), found by the engine in a
+    worker, the review's labels laid over them on the main thread; `found(rows)` shows them."""
+    store, review = screen.store, screen.review
+    assert review is not None
+
+    def shown(positions: Sequence[int]) -> None:
+        found(filtered_rows(store, review, query, positions))
+
+    _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter", SETTLE_SECONDS)  # type: ignore[attr-defined]
+
+
+def _ask_source(
+    screen: WorkerHost,
+    ask: Callable[[], Sequence[int]],
+    shown: Callable[[Sequence[int]], None],
+    what: str,
+    settle: float = 0.0,
+) -> None:
+    """`ask` the source in a worker; `shown` its answer on the main thread, or the failure told.
+    With `settle`, the worker first waits that long and asks nothing if a newer question has
+    replaced it meanwhile (a filter being typed: one scan of the dataset, not one a key)."""
+
     def work() -> None:
+        if settle and (get_current_worker().is_cancelled or _replaced(settle)):
+            return
         try:
-            positions = store.source.view_positions(view)  # type: ignore[attr-defined]
+            positions = ask()
         except Exception as exc:  # any engine failure is a notice, not a crash
             with contextlib.suppress(RuntimeError):
                 screen.app.call_from_thread(
-                    screen.tell, f"The view could not be found: {exc}", severity="error"
+                    screen.tell, f"The {what} could not be found: {exc}", severity="error"
                 )
             return
         with contextlib.suppress(RuntimeError):  # the app has already gone

@@ -14,15 +14,15 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ....core.analysis.filtering import REVEALING_VIEWS, filter_rows, narrows, row_matches
+from ....core.analysis.filtering import REVEALING_VIEWS, filter_rows, narrows, parse_query, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
-from ....core.analysis.source_views import source_view
+from ....core.analysis.source_views import source_query, source_view
 from ....core.analysis.views import BASELINE_VIEW_BY_NAME, VIEW_BY_NAME
 from ....core.common.text import visible
 from ...widgets.table.run_table import SORT_ARROWS
 from .baseline import is_baseline_view
 from .host import ReviewHost
-from .in_place import find_view, plain_again, refused
+from .in_place import find_filter, find_view, plain_again, refused
 from .spot_checks import spot_check_rows
 
 if TYPE_CHECKING:
@@ -187,8 +187,14 @@ class RunIndex:
         screen = self.screen
         view, review = screen.view, screen.review
         assert review is not None
-        unfiltered = not screen.search and screen.missing_doc is None and screen.sort_direction == FILE_ORDER
-        if unfiltered and view != "all" and source_view(screen.store, review, view):
+        in_order = screen.missing_doc is None and screen.sort_direction == FILE_ORDER
+        if in_order and (screen.search or view == "unreviewed"):
+            query = source_query(screen.store, review, view, parse_query(screen.store, screen.search))
+            if query is not None:
+                search = screen.search
+                find_filter(screen, query, lambda rows: self.view_found(view, rows, search))
+                return
+        elif in_order and view != "all" and source_view(screen.store, review, view):
             find_view(screen, view, self.view_found)
             return
         refusal = "blind" if review.blind and view in REVEALING_VIEWS else "filter"
@@ -200,10 +206,13 @@ class RunIndex:
         screen.table.show_rows(screen.store, screen.review, self.rows, old_row or 0)
         self.show_state()
 
-    def view_found(self, view: str, rows: Sequence[int]) -> None:
-        """A dataset's view came from its engine: shown, unless the reviewer has moved on."""
+    def view_found(self, view: str, rows: Sequence[int], search: str = "") -> None:
+        """A dataset's view (filtered by `search`) came from its engine: shown, unless the
+        reviewer has moved on."""
         screen = self.screen
-        if view != screen.view or screen.search or screen.missing_doc is not None or not screen.is_mounted:
+        if (view, search) != (screen.view, screen.search) or screen.missing_doc is not None:
+            return
+        if not screen.is_mounted:
             return
         self.rows, self.sticky = rows, None  # type: ignore[assignment]
         screen.table.show_rows(screen.store, screen.review, rows, 0)

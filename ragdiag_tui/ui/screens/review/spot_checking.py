@@ -15,7 +15,6 @@ from ....core.review.tags import DEFAULT_TAGS, tag_by_number
 from ....core.runs.mapping import reading_of
 from ...typeahead import focus_now
 from .host import ReviewHost
-from .in_place import refused
 from .spot_checks import list_entry
 
 if TYPE_CHECKING:
@@ -111,14 +110,10 @@ class SpotChecking:
 
     def draw(self) -> None:
         """The sample dialog (D) over the current view and filter."""
-        from ..sample import SampleDialog
-
         screen = self.screen
         review = screen.review
         if review is None:
             screen.tell("Still loading the runs.")
-            return
-        if refused(screen, "spot-check"):
             return
 
         def drawn(result: tuple[str, Sample] | None) -> None:
@@ -145,9 +140,18 @@ class SpotChecking:
             screen.tell(f"Drew {len(sample.ids)} of {sample.population} runs as {visible(name)!r}.")
             self.open(name)
 
-        screen.app.push_screen(
-            SampleDialog(screen.store, review, screen.view, screen.search, set(review.spot_checks)), drawn
-        )
+        from ..sample import SampleDialog
+
+        taken = set(review.spot_checks)
+        if screen.store.in_place:  # a dataset: its engine draws (sample_dataset.py)
+            from ..sample_dataset import DatasetSampleDialog
+
+            dialog: SampleDialog = DatasetSampleDialog(
+                screen.store, review, screen.view, screen.search, taken, len(screen.rows)
+            )
+        else:
+            dialog = SampleDialog(screen.store, review, screen.view, screen.search, taken)
+        screen.app.push_screen(dialog, drawn)
 
     # -- reason tags ---------------------------------------------------------------
 

@@ -1,0 +1,139 @@
+"""A dataset's filter in the review app (`core.analysis.source_views.SourceQuery`): the runs
+of its views that contain the filter's text and pass its field terms, found as
+`sample DATASET --filter` finds a population: SQL over the Parquet files it reads exactly,
+the exact path (the local loader, run by run) over the rest, in dataset order.
+
+The text is searched where the app's text filter searches a run (`filtering.match_text`):
+its id, question and required and supplied document IDs, joined and case-folded as Python
+folds them (`folded_sql`). An invalid run read by SQL is searched by its id alone (the exact
+path and a run file also search its line number and reason).
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ...core.analysis.source_views import SourceQuery
+from ...core.runs.mapping import FieldMap
+from ...core.runs.store import error_search_text
+from ..dataset import Dataset
+from ..results import in_view
+from .connect import arrow_batches, connect
+from .pyrows import PyRun
+from .sample import folded_sql, term_sql
+from .schema import Unclean, field_sql, literal, plan
+from .sql import grouped_files, runs_sql
+
+_FILTER = """
+SELECT CAST(__start + line - 1 AS BIGINT) AS pos
+FROM (SELECT *, concat_ws(chr(10), rid, v{question}, array_to_string(req, chr(10)),
+                          array_to_string(ctx, chr(10))) AS __hay FROM ({runs}))
+JOIN (VALUES {starts}) AS __files(__f, __start) ON f = __f
+WHERE ({terms}) AND (({views}) OR __start + line - 1 IN ({touched}))
+ORDER BY pos"""
+
+
+def fields_of(query: SourceQuery) -> tuple[str, ...]:
+    """The top-level fields the query's terms read, each once."""
+    return tuple(dict.fromkeys(term.field for term in query.fields))
+
+
+def filter_plans(files: Sequence[Path], mapping: FieldMap | None, query: SourceQuery) -> list[Any]:
+    """Each file's FieldSql for the query (its terms' fields, then the question's text), or None
+    for the exact path."""
+    question = (mapping or FieldMap()).source("question")
+    plans = plan(files, mapping, fields_of(query), filtering=True)
+    for at, (path, fields) in enumerate(zip(files, plans, strict=True)):
+        if fields is None:
+            continue
+        try:
+            text = field_sql(path, mapping, (question,)).values[0]
+        except Unclean:
+            plans[at] = None
+            continue
+        plans[at] = replace(fields, values=(*fields.values, text))
+    return plans
+
+
+def sql_positions(ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQuery) -> array[int]:
+    """The positions SQL finds in the files `plans` reads (`starts`: SQL VALUES of each file's
+    name and first position), in order."""
+    groups = grouped_files(ds.files, plans)
+    found = array("q")
+    if not groups:
+        return found
+    fields = fields_of(query)
+    terms = [term_sql(term, f"v{fields.index(term.field)}") for term in query.fields]
+    if query.text:
+        haystack = folded_sql("CASE WHEN stage = 'invalid' THEN rid ELSE __hay END")
+        terms.append(f"contains({haystack}, {literal(query.text)})")
+    sql = _FILTER.format(
+        question=len(fields),
+        runs=runs_sql(ds, groups, len(fields) + 1),
+        starts=starts,
+        terms=" AND ".join(terms) or "true",
+        views=" AND ".join(_view_sql(view) for view in query.views),
+        touched=", ".join(str(row) for row in query.touched) or "NULL",
+    )
+    with connect() as con:
+        for batch in arrow_batches(con, sql):
+            found.extend(batch.column(0).to_pylist())
+    return found
+
+
+def _view_sql(view: str) -> str:
+    if view == "all":
+        return "true"
+    if view == "unreviewed":
+        return "stage <> 'invalid'"
+    if view == "lucky":
+        return "coalesce(stage = 'retrieval' AND label, false)"
+    return f"stage = {literal(view)}"
+
+
+def exact_positions(runs: Iterable[PyRun], first: int, query: SourceQuery, found: array[int]) -> None:
+    """The positions of the runs of one file (read with `fields_of(query)`, filtering) that the
+    query finds, its first run at position `first`, added to `found`."""
+    touched = set(query.touched)
+    matchers = [(term.field, term.matcher()) for term in query.fields]
+    for index, run in enumerate(runs):
+        row = first + index
+        if run.error is not None:
+            stage, text = "invalid", error_search_text(run.error)
+        else:
+            stage = run.stage or ""
+            text = "\n".join((run.id or "", run.question or "", *(run.required or ()), *(run.context or ())))
+        in_views = all(
+            stage != "invalid" if view == "unreviewed" else in_view(view, stage, run.label)
+            for view in query.views
+        )
+        if not (in_views or row in touched):
+            continue
+        if all(match(run.values.get(name)) for name, match in matchers) and query.text in text.casefold():
+            found.append(row)
+
+
+def file_has_field(path: Path, fmt: str, name: str) -> bool:
+    """Whether `"name":` occurs in a JSON Lines file (as the app asks of a run file's text), or
+    `name` is a column of a Parquet file."""
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            return name in pq.read_schema(path).names
+        except Exception:  # an unreadable file has no fields
+            return False
+    key = re.compile(re.escape(msgspec.json.encode(name)) + rb"\s*:")
+    with open(path, "rb") as handle:
+        if not path.stat().st_size:
+            return False
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return key.search(data) is not None
