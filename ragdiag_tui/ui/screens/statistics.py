@@ -150,8 +150,12 @@ class StatisticsScreen(Screen[str | None]):
         self._focus_body()
 
     def _focus_body(self) -> None:
-        """The documents' list, or the body itself when there is none (its keys scroll it)."""
-        focus_now(self.query_one(OptionList) if self.documents else self.query_one("#stats-body"))
+        """The documents' list, or the body itself when there is none (its keys scroll it). The
+        body stays where it is (at its top on opening): focus does not scroll the list into view."""
+        self.set_focus(
+            self.query_one(OptionList) if self.documents else self.query_one("#stats-body"),
+            scroll_visible=False,
+        )
 
     @on(OptionList.OptionSelected, "#missed-documents")
     def _document_chosen(self, event: OptionList.OptionSelected) -> None:
