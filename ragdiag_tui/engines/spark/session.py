@@ -59,7 +59,7 @@ def _log_config() -> str:
     """A log4j2 configuration file that keeps Spark to errors on stderr (written once per process)."""
     path = Path(tempfile.gettempdir()) / f"ragdiag-spark-log4j2-{os.getuid()}.properties"
     if not path.is_file() or path.read_text(encoding="utf-8") != _LOG4J2:
-        path.write_text(_LOG4J2, encoding="utf-8")
+        path.write_text(_LOG4J2, encoding="utf-8")  # writes-ok: Spark's own log settings, in tmp
     return str(path)
 
 

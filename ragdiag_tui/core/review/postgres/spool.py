@@ -168,7 +168,7 @@ class Spool:
                 lines[-1] = b""
             kept = [raw for raw in lines if raw.strip() and _id_of(raw) not in sent]
             if not kept:
-                os.unlink(self.path)  # under the lock: an appender waiting on it reopens anew
+                os.unlink(self.path)  # writes-ok: the spool's own file, emptied under its lock
                 return
             if len(kept) == len([raw for raw in lines if raw.strip()]):
                 return
@@ -180,7 +180,7 @@ class Spool:
                 os.fsync(out)
             finally:
                 os.close(out)
-            os.replace(fresh, self.path)  # waiters on the old file see it unlinked and reopen
+            os.replace(fresh, self.path)  # writes-ok: the spool compacted; waiters on the old file reopen
 
 
 def _id_of(raw: bytes) -> str | None:
