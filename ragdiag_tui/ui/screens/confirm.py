@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..typeahead import focus_now
+from ..widgets.text_keys import InOrderButton
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -34,8 +35,8 @@ class ConfirmDialog(ModalScreen[bool]):
                 markup=False,
             )
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.yes, variant="error", id="yes")
-                yield Button(self.no, variant="primary", id="no")
+                yield InOrderButton(self.yes, variant="error", id="yes")
+                yield InOrderButton(self.no, variant="primary", id="no")
 
     def on_mount(self) -> None:
         focus_now(self.query_one("#no", Button))

@@ -31,7 +31,7 @@ from ...core.output.export import (
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
 from ..typeahead import focus_now
-from ..widgets.text_keys import InOrderInput
+from ..widgets.text_keys import InOrderButton, InOrderInput
 from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"), ("parquet", "Parquet"))
@@ -89,8 +89,8 @@ class ExportDialog(ModalScreen[str | None]):
             yield Static("Invalid lines are never exported.", id="export-error", markup=False)
             yield ProgressBar(id="export-progress", show_eta=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Export", variant="primary", id="export")
-                yield Button("Cancel", id="cancel")
+                yield InOrderButton("Export", variant="primary", id="export")
+                yield InOrderButton("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         focus_now(self.query_one("#export-path", Input))

@@ -21,7 +21,7 @@ from textual.widgets import Button, Static, TextArea
 
 from ...core.common.text import visible
 from ..typeahead import focus_now
-from ..widgets.text_keys import hand_on, run_own_binding
+from ..widgets.text_keys import InOrderButton, hand_on, run_own_binding
 
 EDIT_LINES = 1_000
 """A note of more lines than this is replaced, not edited in place."""
@@ -100,8 +100,8 @@ class NoteDialog(ModalScreen[str | None]):
             yield NoteArea(text, id="note-text", soft_wrap=True, show_line_numbers=False)
             yield Static("ctrl+s saves · escape cancels", classes="dialog-hint", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Cancel", id="cancel")
+                yield InOrderButton("Save", variant="primary", id="save")
+                yield InOrderButton("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)

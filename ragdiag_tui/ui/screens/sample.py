@@ -39,7 +39,7 @@ from ...core.common.text import visible
 from ...core.review.state import Review
 from ...core.runs.store import RunStore
 from ..typeahead import focus_now
-from ..widgets.text_keys import InOrderInput
+from ..widgets.text_keys import InOrderButton, InOrderInput
 
 SEED_RANGE = 1_000_000  # a fresh seed is a number short enough to write down
 
@@ -113,8 +113,8 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                 markup=False,
             )
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Draw", variant="primary", id="draw")
-                yield Button("Cancel", id="cancel")
+                yield InOrderButton("Draw", variant="primary", id="draw")
+                yield InOrderButton("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         focus_now(self.query_one("#sample-size", Input))

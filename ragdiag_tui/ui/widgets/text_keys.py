@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Button, Input
 
 FOCUS_KEYS = ("tab", "shift+tab")
 """Keys that move the focus (the screen's bindings), run in turn from whichever box has it."""
@@ -71,6 +71,34 @@ class InOrderInput(Input):
         if event.key in self.LEAVING_KEYS:
             self.leaving = True
         await run_own_binding(self, event)  # else Input's own handler takes it next, as always
+
+    def on_focus(self) -> None:
+        self.leaving = False
+
+
+class InOrderButton(Button):
+    """A `Button` whose enter acts in the order typed and whose later keys wait for it to act.
+
+    Enter presses the button (its dialog closes, say); the keys typed after it in the same
+    burst would otherwise reach the button, still focused until the dialog has gone, and be
+    lost (`D` … enter on Draw, then `y`). They are held (by the app's typeahead) until the
+    focus has left the button, then go where it went (the table); should the focus stay (a
+    dialog that says what is wrong), the button's screen takes them after all. Escape is never
+    held: it still cancels a dialog at work on what the button started."""
+
+    leaving = False
+
+    async def _on_key(self, event: events.Key) -> None:
+        if hand_on(self, event):
+            return
+        if self.leaving and event.key != "escape":
+            typeahead = getattr(self.app, "typeahead", None)
+            if typeahead is not None and typeahead.hold(event, away_from=self):
+                return
+            self.leaving = False  # the focus stayed here: the keys are the dialog's
+        if event.key == "enter":
+            self.leaving = True
+        await run_own_binding(self, event)
 
     def on_focus(self) -> None:
         self.leaving = False

@@ -21,6 +21,7 @@ from ....core.common.text import visible
 from ...typeahead import focus_now
 from ...widgets.detail.reviewers import when
 from ...widgets.stages import CONFLICT_MARK, label_word
+from ...widgets.text_keys import InOrderButton
 
 if TYPE_CHECKING:
     from ....core.review.state import Review
@@ -49,11 +50,11 @@ class AdjudicateDialog(ModalScreen[Decision]):
             yield Static("Adjudicate: set the final label", classes="dialog-title", markup=False)
             yield Static(self.question, classes="dialog-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Correct (y)", variant="success", id="correct")
-                yield Button("Incorrect (n)", variant="error", id="incorrect")
+                yield InOrderButton("Correct (y)", variant="success", id="correct")
+                yield InOrderButton("Incorrect (n)", variant="error", id="incorrect")
                 if self.adjudicated:
-                    yield Button("Withdraw", variant="warning", id="withdraw")
-                yield Button("Cancel", variant="primary", id="cancel")
+                    yield InOrderButton("Withdraw", variant="warning", id="withdraw")
+                yield InOrderButton("Cancel", variant="primary", id="cancel")
 
     def on_mount(self) -> None:
         focus_now(self.query_one("#cancel", Button))
