@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button
 
 from ragdiag_tui.ui.app import create_app
@@ -68,3 +69,20 @@ async def test_a_key_after_enter_on_a_button_that_keeps_its_dialog_open_acts_in_
         burst(app, *["tab"] * tabs_to(dialog, "draw"), "enter", "escape")
         await wait_until(pilot, lambda: app.screen is not dialog, "escape to close the dialog after all")
         assert screen.spot_check is None and screen.review.reviewed == 0
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+async def test_the_sample_dialogs_buttons_are_on_screen(demo_path: Path, size: tuple[int, int]) -> None:
+    """At 80x24 the six fields, the hint and the buttons used to need more lines than the
+    screen had: Draw and Cancel were cut off below. The fields now sit closer there."""
+    app = create_app(demo_path, reviewer="typist")
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot)
+        burst(app, "D")
+        dialog_up = lambda: isinstance(app.screen, SampleDialog) and app.focused  # noqa: E731
+        await wait_until(pilot, dialog_up, "the sample dialog")
+        await pilot.pause()
+        for name in ("draw", "cancel"):
+            region = app.screen.query_one(f"#{name}", Button).region
+            assert region.height and region.bottom <= size[1], (name, region)
+        assert app.screen.query_one("#sample-allocation").region.height == 1

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Set
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -42,6 +42,9 @@ from ..typeahead import focus_now
 from ..widgets.text_keys import InOrderButton, InOrderInput
 
 SEED_RANGE = 1_000_000  # a fresh seed is a number short enough to write down
+
+
+SHORT_SCREEN = 32  # lines below which the dialog's fields sit closer
 
 
 class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
@@ -91,7 +94,7 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                     placeholder="none, or a field, stage, tag:KEY", id="sample-strata", compact=True
                 )
             with Horizontal(classes="form-row"):
-                yield Static("Shares", classes="form-label", markup=False)
+                yield Static("Allocation", classes="form-label", markup=False)
                 yield InOrderInput("proportional", id="sample-allocation", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Seed", classes="form-label", markup=False)
@@ -118,6 +121,10 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
 
     def on_mount(self) -> None:
         focus_now(self.query_one("#sample-size", Input))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """On a short terminal (80x24) the fields sit closer, so the buttons stay on screen."""
+        self.query_one("#sample-box").set_class(event.size.height < SHORT_SCREEN, "-short")
 
     def _value(self, widget_id: str) -> str:
         return self.query_one(f"#{widget_id}", Input).value.strip()
