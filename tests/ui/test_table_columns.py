@@ -3,9 +3,11 @@ header's arrow, and which column a click on the header lands in."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from ragdiag_tui.core.analysis.sorting import ASCENDING, SORT_COLUMNS
 from ragdiag_tui.core.runs.store import RunStore
-from ragdiag_tui.ui.widgets.table.table_columns import MIN_QUESTION, SORT_ARROWS, WAS_AT, Columns
+from ragdiag_tui.ui.widgets.table.table_columns import MIN_QUESTION, SORT_ARROWS, WAS_AT, Columns, fit, fit_id
 
 
 def starts(widths: list[int]) -> list[int]:
@@ -63,3 +65,17 @@ def test_the_id_column_widens_to_the_cells_of_wide_ids_and_escapes() -> None:
     store.ids = ["r\x1b\x1b\x1bx"]  # five characters, drawn escaped: `r\x1b\x1b\x1bx`, fourteen cells
     escaped.widen_for(store)
     assert escaped.widths(200)[1] == 14
+
+
+def test_a_cut_id_keeps_its_front_and_its_end() -> None:
+    """Ids tell runs apart by their ends (`p000-run-0000001` … `p000-run-0000002`): cut at the
+    end alone, every one of a lake's ids read `p000-run-00000…` at 140 columns."""
+    ids = ["p000-run-0000001", "p000-run-0000002", "part-000.parquet:12"]
+    cut = [fit_id(text, 15) for text in ids]
+    assert cut == ["p000-ru…0000001", "p000-ru…0000002", "part-00…quet:12"]
+    assert len(set(cut)) == len(cut)
+    assert fit_id("run-7", 15) == "run-7" + " " * 10  # one that fits is padded, not cut
+    assert fit_id("日本語のとても長いラン識別子", 9) == fit(
+        "日本語のとても長いラン識別子", 9
+    )  # wide: cut by cells
+    assert all(cell_len(fit_id(text, width)) == width for text in ids for width in range(0, 20))

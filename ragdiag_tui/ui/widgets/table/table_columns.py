@@ -68,6 +68,18 @@ def fit(text: str, width: int, right: bool = False) -> str:
     return pad + text if right else text + pad
 
 
+def fit_id(text: str, width: int) -> str:
+    """An id padded or cut to exactly `width` cells, cut in its middle: ids tell runs apart
+    by their ends as much as by their fronts (`p000-run-0000001`, `part-000.parquet:12`),
+    so a cut id keeps both (`p000-ru…0000001`), where `fit` would leave every one the same."""
+    if width < 5 or len(text) > 4 * width or not (text.isascii() and text.isprintable()):
+        return fit(text, width)  # wide or control characters: cut at the end, as cells are measured
+    if len(text) <= width:
+        return text + " " * (width - len(text))
+    back = (width - 1) // 2
+    return text[: width - 1 - back] + "…" + text[len(text) - back :]
+
+
 def shown(text: str, limit: int = 4000) -> str:
     """The front of untrusted `text`, made safe: enough for any cell, cheap on a 10 MB one."""
     return visible(text[:limit])
@@ -133,14 +145,15 @@ class Columns:
     def line(self, cells: Sequence[Cell], width: int, base: Style) -> Strip:
         """A run's line: each shown cell fitted to its column, on `base`."""
         segments: list[Segment] = []
-        for (text, style), cell_width, (_, _, right) in zip(
+        for (text, style), cell_width, (title, _, right) in zip(
             cells, self.widths(width), self.columns, strict=True
         ):
             if not cell_width:
                 continue  # a column the table is too narrow for
             if segments:
                 segments.append(Segment(" ", base))
-            segments.append(Segment(fit(text, cell_width, right), base + style))
+            cut = fit_id(text, cell_width) if title == "id" else fit(text, cell_width, right)
+            segments.append(Segment(cut, base + style))
         return Strip(segments).adjust_cell_length(width, base)
 
     def header(self, width: int, sort_column: str, direction: int) -> str:
