@@ -33,6 +33,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Protocol
 
 from textual import events
+from textual.screen import Screen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -119,7 +120,8 @@ class Typeahead:
         return False
 
     def hold(self, event: events.Key, away_from: Widget | None = None) -> bool:
-        """Hold a key until something (else than `away_from`) has focus, then send it there, in order.
+        """Hold a key until something (else than `away_from`, or outside it if it is a screen)
+        has focus, then send it there, in order.
 
         False (not held) for a key already held for `away_from` while it kept the focus
         (the messages before were handled, its dialog's work ended, or `LEAVE_SECONDS`
@@ -146,6 +148,12 @@ class Typeahead:
         written: its `working`), so the keys typed after it wait longer for it to close."""
         working = bool(getattr(getattr(box, "screen", None), "working", False))
         return working and time.monotonic() - self._away_since < LEAVE_SECONDS
+
+    def _still_at(self, focused: Widget) -> bool:
+        """Whether the focus is still where held keys wait for it to leave: the box itself, or
+        (a button's keys wait for its dialog to close) anywhere on that screen."""
+        away = self._away_from
+        return focused is away or (isinstance(away, Screen) and focused.screen is away)
 
     def _earlier_held(self, event: events.Key) -> bool:
         """Whether a key typed before `event` is held."""
@@ -182,7 +190,7 @@ class Typeahead:
         if not self.held or not self.app.screen_stack:  # nothing held, or the app has closed
             return
         focused = self.app.focused
-        waiting = focused is None or focused is self._away_from
+        waiting = focused is None or self._still_at(focused)
         if waiting and (self._waits < MAX_WAIT or (focused is not None and self._working(focused))):
             self._waits += 1  # a screen still mounting; a box's dialog at work (an export)
             self._polling = True

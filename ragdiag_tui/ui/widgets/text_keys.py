@@ -82,8 +82,8 @@ class InOrderButton(Button):
     Enter presses the button (its dialog closes, say); the keys typed after it in the same
     burst would otherwise reach the button, still focused until the dialog has gone, and be
     lost (`D` … enter on Draw, then `y`). They are held (by the app's typeahead) until the
-    focus has left the button, then go where it went (the table); should the focus stay (a
-    dialog that says what is wrong), the button's screen takes them after all. Escape is never
+    focus has left the button's dialog, then go where it went (the table); should the focus
+    stay (a dialog that says what is wrong), the dialog takes them after all. Escape is never
     held: it still cancels a dialog at work on what the button started."""
 
     leaving = False
@@ -93,7 +93,9 @@ class InOrderButton(Button):
             return
         if self.leaving and event.key != "escape":
             typeahead = getattr(self.app, "typeahead", None)
-            if typeahead is not None and typeahead.hold(event, away_from=self):
+            # Wait for the dialog to close, not only for the focus to leave the button: a
+            # button its press disables (Draw, while it draws) hands the focus to another.
+            if typeahead is not None and typeahead.hold(event, away_from=self.screen):
                 return
             self.leaving = False  # the focus stayed here: the keys are the dialog's
         if event.key == "enter":
