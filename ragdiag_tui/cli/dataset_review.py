@@ -58,7 +58,7 @@ def apply_review(figures: dict[str, Any], review: Any) -> None:
 def run_dataset_export(args: argparse.Namespace) -> int:
     """`export FOLDER --reviewed-only -o OUT`: the runs of a dataset its reviewers labelled, with
     the review applied, as `export FILE --reviewed-only` writes them (the others: `sample`)."""
-    from ..core.output.export import ExportError, export_runs, format_for_path
+    from ..core.output.export import ExportError, export_reviewed, format_for_path
     from ..core.review.records import JournalError
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
@@ -84,7 +84,7 @@ def run_dataset_export(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     fmt = args.format or format_for_path(args.output)
     try:
-        count = export_runs(review.store, review, args.output, fmt, review.reviewed_rows())
+        count = export_reviewed(review, args.output, fmt)
     except ExportError as exc:
         err(str(exc))
         return EXIT_UNREADABLE
