@@ -104,7 +104,7 @@ async def test_s_over_a_lake_shows_stats_datasets_figures_and_one_files(
         text = screen_text(app)
         assert f"{expected['runs']:,} runs, 4 reviewed" in text
         notes = [str(note.visual) for note in screen.query(".stats-counting")]
-        assert notes == ["Mean recall and precision over a dataset: `ragdiag-tui stats DATASET` gives them."]
+        assert notes == ["Means of recall and precision: `ragdiag-tui stats DATASET` gives them."]
         lake_documents = list(screen.documents)
         lake_spot_checks = [report.sentence() for report in screen.query_one(SpotCheckPanel).reports]
     assert "2 overturned" in lake_spot_checks[0] and "2 of the 4 sampled" in lake_spot_checks[0]
@@ -135,7 +135,7 @@ async def test_s_says_a_lakes_figures_are_being_counted_and_fills_them_in(
         review_screen = await loaded(pilot)
         screen = await statistics_of(pilot)
         text = screen_text(app)
-        assert "Being counted by the engine" in text and "Being found by the engine" in text
+        assert "Being counted over the whole dataset" in text and "Being found over the whole" in text
         assert not screen.query("StageBars") and "Lucky answers" not in text
         assert f"{len(review_screen.store):,} rows" in text
         release.set()
@@ -165,7 +165,10 @@ async def test_e_over_a_lake_writes_export_datasets_reviewed_runs_byte_for_byte(
         await wait_until(pilot, lambda: isinstance(app.screen, ExportDialog), "the export dialog")
         dialog = app.screen
         assert dialog.scope == "reviewed"
-        assert "ragdiag-tui diagnose DATASET -o OUT" in screen_text(app)
+        assert [str(button.label) for button in dialog.query("#export-scope RadioButton")] == [
+            "Reviewed only (4)"
+        ]
+        assert "`ragdiag-tui diagnose DATASET -o OUT`" in str(dialog.query_one("#export-error").visual)
         await pilot.press("ctrl+u")
         burst(app, *str(out), "enter")  # typed fast: the extension's format, then the export
         await wait_until(pilot, lambda: not isinstance(app.screen, ExportDialog), "the export", seconds=20)

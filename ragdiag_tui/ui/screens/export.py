@@ -42,8 +42,8 @@ from .confirm import ConfirmDialog
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"), ("parquet", "Parquet"))
 SCOPES = ("all", "filter", "reviewed")
 DATASET_NOTE = (
-    "Over a dataset only the reviewed runs export here, with the review applied. Every run: "
-    "`ragdiag-tui diagnose DATASET -o OUT` (by the files' labels). Invalid lines are never exported."
+    "Over a dataset only the reviewed runs export here, with the review applied. Every run, by the "
+    "files' labels: `ragdiag-tui diagnose DATASET -o OUT`. Invalid lines are never exported."
 )
 
 
@@ -88,13 +88,13 @@ class ExportDialog(ModalScreen[str | None]):
             with Horizontal(classes="form-row"):
                 yield Label("Runs", classes="form-label")
                 with RadioSet(id="export-scope", compact=True):
-                    every = "All runs" if in_place else f"All runs ({self._valid_runs():,})"
-                    yield RadioButton(every, value=not in_place, disabled=in_place, compact=True)
-                    yield RadioButton(
-                        f"The current view and filter ({len(self.shown):,})",
-                        disabled=in_place or not self.filtered,
-                        compact=True,
-                    )
+                    if not in_place:  # a dataset's every run or view would be read whole here
+                        yield RadioButton(f"All runs ({self._valid_runs():,})", value=True, compact=True)
+                        yield RadioButton(
+                            f"The current view and filter ({len(self.shown):,})",
+                            disabled=not self.filtered,
+                            compact=True,
+                        )
                     yield RadioButton(
                         f"Reviewed only ({self.review.reviewed:,})", value=in_place, compact=True
                     )
@@ -145,6 +145,8 @@ class ExportDialog(ModalScreen[str | None]):
 
     @property
     def scope(self) -> str:
+        if self.store.in_place:  # its one choice
+            return "reviewed"
         return SCOPES[self.query_one("#export-scope", RadioSet).pressed_index]
 
     @on(Input.Submitted, "#export-path")

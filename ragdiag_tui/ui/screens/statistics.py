@@ -50,7 +50,7 @@ TOP_DOCUMENTS = 100
 SNIPPET = 48  # characters of a most-missed document's text (documents given as texts) beside its ID
 LUCKY_VIEW_KEY = VIEW_BY_NAME["lucky"].key
 AGREEMENT_BESIDE = 136  # columns from which the agreement shows beside the stages
-DATASET_MEANS = "Mean recall and precision over a dataset: `ragdiag-tui stats DATASET` gives them."
+DATASET_MEANS = "Means of recall and precision: `ragdiag-tui stats DATASET` gives them."
 
 
 class StatisticsScreen(Screen[str | None]):
@@ -174,8 +174,8 @@ class StatisticsScreen(Screen[str | None]):
         if counting.problem is not None:
             return f"The dataset could not be counted: {counting.problem}"
         if what == "stages":
-            return "Being counted by the engine over the whole dataset; shown here when they come."
-        return "Being found by the engine over the whole dataset; listed here when they come."
+            return "Being counted over the whole dataset; shown here when counted."
+        return "Being found over the whole dataset; listed here when found."
 
     def _text_of(self, doc: str) -> tuple[str, str] | str:
         text = self.texts.get(doc)
