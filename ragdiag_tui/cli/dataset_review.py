@@ -53,6 +53,21 @@ def apply_review(figures: dict[str, Any], review: Any) -> None:
     figures["still_lucky"] += review.lucky  # lucky_in_file stays the files' own
     figures["unresolved"], figures["label_errors"] = stages[UNRESOLVED], stages[LABEL_ERROR]
     figures["reviewed"], figures["conflicts"] = review.reviewed, len(review.conflicts)
+    _move_most_missed(figures, review)
+
+
+def _move_most_missed(figures: dict[str, Any], review: Any) -> None:
+    """The most-missed documents by the labels in force: a label on a run the files leave
+    without one can make it miss documents (core.analysis.source_missed); the engine is asked
+    again only then."""
+    from ..core.analysis.source_missed import missed_change, review_missed
+    from ..core.analysis.stats import TOP_MISSED
+
+    store = review.store
+    change = missed_change(store.source, store.missing_changed())
+    if change:
+        top = review_missed(store.source, change, TOP_MISSED)
+        figures["most_missed"] = [{"id": doc, "runs": runs} for doc, runs in top]
 
 
 def run_dataset_export(args: argparse.Namespace) -> int:

@@ -197,3 +197,60 @@ async def test_e_over_a_lake_refuses_to_write_over_its_files_and_journal(tmp_pat
             await wait_until(pilot, lambda: not isinstance(app.screen, ExportDialog), "the dialog to close")
             assert not dialog.working
     assert (part.read_bytes(), Path(f"{lake}.review.jsonl").read_bytes()) == before
+
+
+UNLABELLED = "kb/only-missed-by-unlabelled-runs"
+
+
+def write_runs(folder: Path, kind: str, runs: list[dict]) -> tuple[Path, Path]:
+    """`runs` as a lake of two files and as one file of the same format; (lake, one file)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    half = len(runs) // 2
+    parts = [
+        (folder / "lake" / f"part-0.{kind}", runs[:half]),
+        (folder / "lake" / f"part-1.{kind}", runs[half:]),
+    ]
+    for path, part in [*parts, (folder / f"one.{kind}", runs)]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "jsonl":
+            path.write_text("".join(json.dumps(run) + "\n" for run in part), encoding="utf-8")
+        else:
+            pq.write_table(pa.Table.from_pylist(part), path, row_group_size=16)
+    return folder / "lake", folder / f"one.{kind}"
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_labels_on_runs_without_one_move_a_lakes_most_missed_as_one_files(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .test_dataset_review import demo_runs
+
+    runs = demo_runs()
+    unlabelled = [row for row, run in enumerate(runs) if not isinstance(run.get("correct"), bool)][:3]
+    assert len(unlabelled) == 3
+    for row in unlabelled:  # a label error by the files: it misses nothing until labelled
+        runs[row]["required"] = [*runs[row]["required"], UNLABELLED]
+    lake, one = write_runs(tmp_path, kind, runs)
+    lead = open_review(str(lake), store=lake_store(lake), reviewer="lead")
+    for row in unlabelled:
+        lead.set_label(row, True)
+    lead.set_label(unlabelled[0], None)  # taken back: a label error again
+    lead.set_label(unlabelled[0], False)
+    assert main(["stats", str(lake), "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)["most_missed"]
+    assert {"id": UNLABELLED, "runs": 3} in expected
+    async with lake_app(lake, reviewer="ann").run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        screen = await statistics_of(pilot)
+        await wait_until(pilot, lambda: screen.query("#missed-documents"), "the documents' list", seconds=20)
+        assert figures_shown(screen)["most_missed"] == expected
+        on_lake = list(screen.documents)
+    shutil.copy(f"{lake}.review.jsonl", journal_path(one))
+    async with create_app(str(one), reviewer="ann").run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        screen = await statistics_of(pilot)
+        assert screen.documents == on_lake
+    assert main(["stats", str(one), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["most_missed"] == expected

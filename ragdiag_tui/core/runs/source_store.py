@@ -258,6 +258,11 @@ class SourceStore:
         self._missed = self.source.most_missed(top)
         return self._missed
 
+    def missing_changed(self) -> dict[int, tuple[str, ...]]:
+        """The rows whose missing IDs the review's labels may have changed, with their missing IDs
+        now (empty: none): a copy, for a worker to compare with the source's (`source_missed`)."""
+        return {row: ids or () for row, ids in self.missing.changed.items()}
+
     def missed_documents(self) -> Counter[str]:
         """The most-missed documents found so far (`most_missed`; empty until then)."""
         return Counter(dict(self._missed))

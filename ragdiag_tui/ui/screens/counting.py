@@ -1,12 +1,18 @@
 """How far the engine's counting of a dataset read in place has come, for the screens that
 show its figures: the review screen's summary counts it (review/in_place.py, in a worker),
 and the statistics screen, opened meanwhile, says its figures are being counted and fills
-them in when they come, instead of showing zeros."""
+them in when they come, instead of showing zeros; its most-missed documents by the labels in
+force are found in a worker of its own (`find_documents`)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 @dataclass
@@ -39,3 +45,33 @@ class DatasetCounting:
     def unwatch(self, watcher: Callable[[], None]) -> None:
         if watcher in self.watchers:
             self.watchers.remove(watcher)
+
+
+def find_documents(
+    screen: Screen[Any], store: Any, top: int, found: Callable[[list[tuple[str, int]]], None]
+) -> None:
+    """The `top` most-missed documents of a dataset (`store`, counted) by the labels in force, found
+    in a worker (core.analysis.source_missed: the engine asked again only when the review's labels
+    change what some run misses); `found(documents)` on the main thread, or a notice why not."""
+    from ...core.analysis.source_missed import missed_change, review_missed
+
+    changed = store.missing_changed()  # taken now: the review changes on the main thread only
+    source = store.source
+
+    def work() -> None:
+        try:
+            change = missed_change(source, changed)
+            documents = (
+                review_missed(source, change, top) if change else store.missed_documents().most_common()
+            )
+        except Exception as exc:  # any engine failure is a notice, not a crash
+            with contextlib.suppress(RuntimeError):
+                screen.app.call_from_thread(
+                    screen.notify, f"The most-missed documents could not be found: {exc}", severity="error",
+                    markup=False,
+                )  # fmt: skip
+            return
+        with contextlib.suppress(RuntimeError):  # the app has already gone
+            screen.app.call_from_thread(found, documents)
+
+    screen.run_worker(work, name="missed", group="missed", exclusive=True, thread=True)

@@ -7,14 +7,16 @@ rest on a wide terminal; on a narrow one `a` shows them instead of the rest.
 
 Over a dataset read in place, the stage counts and lucky answers are the engine's with the
 review's labels over them, as `stats DATASET` gives them, and the most-missed documents the
-engine's (the files' labels); until the engine has counted them (`counting`), the screen
-says so and fills them in when they come. Nothing here reads every run of a dataset: the
-spot-checks read their own runs; the means of recall and precision are left to `stats`.
+engine's with the review's changes laid over them (core.analysis.source_missed); until the
+engine has found them (`counting`), the screen says so and fills them in when they come.
+Nothing here reads every run of a dataset in Python: the spot-checks read their own runs; the
+means of recall and precision are left to `stats`.
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import ClassVar
 
 from textual import events, on
@@ -43,7 +45,7 @@ from ..widgets.key_footer import KeyFooter, wide_footer
 from ..widgets.spot_check_panel import SpotCheckPanel
 from ..widgets.stage_bars import StageBars
 from ..widgets.stages import LUCKY_MARK
-from .counting import DatasetCounting
+from .counting import DatasetCounting, find_documents
 from .statistics_report import ReportWriter
 
 TOP_DOCUMENTS = 100
@@ -82,6 +84,8 @@ class StatisticsScreen(Screen[str | None]):
         self.review = review
         self.counting = counting
         """A dataset's counting (None: a file's figures are all in): what is in yet."""
+        self.found: list[tuple[str, int]] | None = None
+        """A dataset's most-missed documents by the labels in force, once found (`find_documents`)."""
         self.report = ReportWriter(self, review, docs)
         """Writes the report of what the screen shows (`r`)."""
         self._take_figures()
@@ -89,7 +93,7 @@ class StatisticsScreen(Screen[str | None]):
     def _take_figures(self) -> None:
         """The figures shown, from the review and the store as they are now."""
         store, review = self.store, self.review
-        missed = store.missed_documents()
+        missed = store.missed_documents() if self.found is None else Counter(dict(self.found))
         self.missed_count = len(missed)
         """How many documents some run misses; `documents` holds the top ones."""
         self.documents = Stats(missed=missed).top_missed(TOP_DOCUMENTS)
@@ -169,7 +173,7 @@ class StatisticsScreen(Screen[str | None]):
         """What is said instead of a dataset's `what` ("stages" or "documents") while the engine
         counts it, or why it never came; "" once it is in (and always for a file)."""
         counting = self.counting
-        if counting is None or getattr(counting, what):
+        if counting is None or (getattr(counting, what) and (what == "stages" or self.found is not None)):
             return ""
         if counting.problem is not None:
             return f"The dataset could not be counted: {counting.problem}"
@@ -196,6 +200,8 @@ class StatisticsScreen(Screen[str | None]):
         self._focus_body()
         if self.counting is not None and not self.counting.done:
             self.counting.watch(self._counted)
+        elif self.counting is not None and self.counting.documents:
+            find_documents(self, self.store, TOP_DOCUMENTS, self._documents_found)
 
     def on_unmount(self) -> None:
         if self.counting is not None:
@@ -203,9 +209,16 @@ class StatisticsScreen(Screen[str | None]):
 
     def _counted(self) -> None:
         """More of a dataset's figures came in: shown in place of the words that waited for them."""
+        assert self.counting is not None
+        if self.counting.documents and self.found is None:
+            find_documents(self, self.store, TOP_DOCUMENTS, self._documents_found)
         self._take_figures()
         self.refresh(recompose=True)
         self.call_after_refresh(self._focus_body)
+
+    def _documents_found(self, documents: list[tuple[str, int]]) -> None:
+        self.found = documents
+        self._counted()
 
     def _focus_body(self) -> None:
         """The documents' list, or the body itself when there is none (its keys scroll it). The
