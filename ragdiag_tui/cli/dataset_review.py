@@ -64,7 +64,7 @@ def _move_most_missed(figures: dict[str, Any], review: Any) -> None:
     from ..core.analysis.stats import TOP_MISSED
 
     store = review.store
-    change = missed_change(store.source, store.missing_changed())
+    change = missed_change(store.missing_changed())
     if change:
         top = review_missed(store.source, change, TOP_MISSED)
         figures["most_missed"] = [{"id": doc, "runs": runs} for doc, runs in top]

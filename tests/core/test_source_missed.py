@@ -8,26 +8,18 @@ import random
 from collections import Counter
 
 from ragdiag_tui.core.analysis.source_missed import missed_change, review_missed
-from ragdiag_tui.core.runs.row_source import RowWindow
 
 
 class Source:
-    """The files' missing IDs per row, and how often the engine was asked."""
+    """The files' missing IDs per row, as an engine counts them."""
 
     def __init__(self, missing: list[tuple[str, ...]]) -> None:
         self.missing = missing
-        self.asked = 0
 
     def counts(self) -> Counter[str]:
         return Counter(doc for ids in self.missing for doc in ids)
 
-    def window(self, start: int, stop: int) -> RowWindow:
-        window = RowWindow(start, ids=[str(row) for row in range(start, stop)])
-        window.missing = {row: self.missing[row] for row in range(start, stop) if self.missing[row]}
-        return window
-
     def most_missed(self, top: int) -> list[tuple[str, int]]:
-        self.asked += 1
         return sorted(self.counts().items(), key=lambda item: (-item[1], item[0]))[:top]
 
     def missed_counts(self, docs: list[str]) -> dict[str, int]:
@@ -48,13 +40,11 @@ def test_the_review_moves_the_most_missed_as_counting_every_run_now_does() -> No
         now = [changed.get(row, ids) for row, ids in enumerate(files)]
         top = rng.choice([1, 3, 10])
         expected = Source(now).most_missed(top)
-        change = missed_change(source, changed)
+        change = missed_change((files[row], ids) for row, ids in changed.items())
         got = review_missed(source, change, top) if change else source.most_missed(top)
         assert got == expected
 
 
-def test_runs_the_review_left_as_the_files_say_change_nothing_and_ask_the_engine_nothing() -> None:
-    source = Source([("a",), (), ("a", "b")])
-    assert not missed_change(source, {0: ("a",), 1: ()})
-    assert source.asked == 0
-    assert missed_change(source, {1: ("b",), 2: ()}) == Counter({"a": -1})  # b: one more, one fewer
+def test_a_change_is_what_the_runs_miss_now_less_what_the_files_say_they_miss() -> None:
+    assert not missed_change([(("a",), ("a",)), ((), ())])
+    assert missed_change([((), ("b",)), (("a", "b"), ())]) == Counter({"a": -1})  # b: one more, one fewer

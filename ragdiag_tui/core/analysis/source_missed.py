@@ -5,8 +5,8 @@ The engine counts the runs missing each document by the files' own labels. A lab
 what a run misses: the rule gives missing IDs before it looks at the label, except to a run
 whose file has no boolean label (a label error), which a reviewer's label turns into a
 retrieval failure missing its documents (or the reverse, a label taken back). So the review's
-few re-diagnosed runs are compared with what the files say of them (one run each, from the
-source), and only when that changes something is the engine asked again: for the counts of
+few re-diagnosed runs are compared with what the files say of them (kept by the store as each
+was first changed), and only when that changes something is the engine asked again: for the counts of
 the documents that changed, and for as many more of its top documents as could fall out of
 the list. Each call asks the source, which reads every run: a worker's or the command's work.
 """
@@ -14,19 +14,18 @@ the list. Each call asks the source, which reads every run: a worker's or the co
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
-def missed_change(source: Any, changed: Mapping[int, tuple[str, ...]]) -> Counter[str]:
+def missed_change(changed: Iterable[tuple[Sequence[str], Sequence[str]]]) -> Counter[str]:
     """How many more (or fewer, negative) runs miss each document by the labels in force than
-    by the files' own, for the rows a review re-diagnosed (`SourceStore.missing_changed`)."""
+    by the files' own, from the runs a review re-diagnosed: (missing IDs by the files, by the
+    labels in force) each (`SourceStore.missing_changed`)."""
     change: Counter[str] = Counter()
-    for row, now in changed.items():
-        before = source.window(row, row + 1).missing.get(row, ())
-        if before != now:
-            change.subtract(before)
-            change.update(now)
+    for before, now in changed:
+        change.subtract(before)
+        change.update(now)
     return Counter({doc: runs for doc, runs in change.items() if runs})
 
 

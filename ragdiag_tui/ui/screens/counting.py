@@ -50,20 +50,21 @@ class DatasetCounting:
 def find_documents(
     screen: Screen[Any], store: Any, top: int, found: Callable[[list[tuple[str, int]]], None]
 ) -> None:
-    """The `top` most-missed documents of a dataset (`store`, counted) by the labels in force, found
-    in a worker (core.analysis.source_missed: the engine asked again only when the review's labels
-    change what some run misses); `found(documents)` on the main thread, or a notice why not."""
+    """The `top` most-missed documents of a dataset (`store`, counted) by the labels in force
+    (core.analysis.source_missed): the engine's at once when the review's labels change what no
+    run misses, else asked of the engine again in a worker; `found(documents)` on the main
+    thread, or a notice why not."""
     from ...core.analysis.source_missed import missed_change, review_missed
 
-    changed = store.missing_changed()  # taken now: the review changes on the main thread only
+    change = missed_change(store.missing_changed())  # the review's few runs, on the main thread
+    if not change:
+        found(store.missed_documents().most_common())
+        return
     source = store.source
 
     def work() -> None:
         try:
-            change = missed_change(source, changed)
-            documents = (
-                review_missed(source, change, top) if change else store.missed_documents().most_common()
-            )
+            documents = review_missed(source, change, top)
         except Exception as exc:  # any engine failure is a notice, not a crash
             with contextlib.suppress(RuntimeError):
                 screen.app.call_from_thread(
