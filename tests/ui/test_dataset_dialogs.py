@@ -32,7 +32,7 @@ pytest.importorskip("pyarrow")
 
 from ragdiag_tui.engines.duckdb.review_rows import DatasetRows
 
-from .test_dataset_review import SIZE, counted, lake_app, write_lake
+from .test_dataset_review import SIZE, counted, demo_runs, lake_app, write_lake
 
 
 def lake_store(lake: Path) -> SourceStore:
@@ -202,37 +202,16 @@ async def test_e_over_a_lake_refuses_to_write_over_its_files_and_journal(tmp_pat
 UNLABELLED = "kb/only-missed-by-unlabelled-runs"
 
 
-def write_runs(folder: Path, kind: str, runs: list[dict]) -> tuple[Path, Path]:
-    """`runs` as a lake of two files and as one file of the same format; (lake, one file)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    half = len(runs) // 2
-    parts = [
-        (folder / "lake" / f"part-0.{kind}", runs[:half]),
-        (folder / "lake" / f"part-1.{kind}", runs[half:]),
-    ]
-    for path, part in [*parts, (folder / f"one.{kind}", runs)]:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if kind == "jsonl":
-            path.write_text("".join(json.dumps(run) + "\n" for run in part), encoding="utf-8")
-        else:
-            pq.write_table(pa.Table.from_pylist(part), path, row_group_size=16)
-    return folder / "lake", folder / f"one.{kind}"
-
-
 @pytest.mark.parametrize("kind", ["jsonl", "parquet"])
 async def test_labels_on_runs_without_one_move_a_lakes_most_missed_as_one_files(
     tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from .test_dataset_review import demo_runs
-
     runs = demo_runs()
     unlabelled = [row for row, run in enumerate(runs) if not isinstance(run.get("correct"), bool)][:3]
     assert len(unlabelled) == 3
     for row in unlabelled:  # a label error by the files: it misses nothing until labelled
         runs[row]["required"] = [*runs[row]["required"], UNLABELLED]
-    lake, one = write_runs(tmp_path, kind, runs)
+    lake, one = write_lake(tmp_path, kind, runs)
     lead = open_review(str(lake), store=lake_store(lake), reviewer="lead")
     for row in unlabelled:
         lead.set_label(row, True)

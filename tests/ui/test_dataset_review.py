@@ -34,10 +34,10 @@ def demo_runs() -> list[dict]:
     return [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
 
 
-def write_lake(folder: Path, kind: str) -> tuple[Path, Path]:
-    """The demo's runs as a lake of two files (in a subfolder too) and as one file of the
-    same format; (lake, one file)."""
-    runs = demo_runs()
+def write_lake(folder: Path, kind: str, runs: list[dict] | None = None) -> tuple[Path, Path]:
+    """The demo's runs (or `runs`) as a lake of two files (in a subfolder too) and as one file
+    of the same format; (lake, one file)."""
+    runs = demo_runs() if runs is None else runs
     parts = [
         (folder / "lake" / "day-1" / f"part-0.{kind}", runs[:SPLIT]),
         (folder / "lake" / f"part-1.{kind}", runs[SPLIT:]),
