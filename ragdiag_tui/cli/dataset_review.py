@@ -53,12 +53,27 @@ def apply_review(figures: dict[str, Any], review: Any) -> None:
     figures["still_lucky"] += review.lucky  # lucky_in_file stays the files' own
     figures["unresolved"], figures["label_errors"] = stages[UNRESOLVED], stages[LABEL_ERROR]
     figures["reviewed"], figures["conflicts"] = review.reviewed, len(review.conflicts)
+    _move_most_missed(figures, review)
+
+
+def _move_most_missed(figures: dict[str, Any], review: Any) -> None:
+    """The most-missed documents by the labels in force: a label on a run the files leave
+    without one can make it miss documents (core.analysis.source_missed); the engine is asked
+    again only then."""
+    from ..core.analysis.source_missed import missed_change, review_missed
+    from ..core.analysis.stats import TOP_MISSED
+
+    store = review.store
+    change = missed_change(store.missing_changed())
+    if change:
+        top = review_missed(store.source, change, TOP_MISSED)
+        figures["most_missed"] = [{"id": doc, "runs": runs} for doc, runs in top]
 
 
 def run_dataset_export(args: argparse.Namespace) -> int:
     """`export FOLDER --reviewed-only -o OUT`: the runs of a dataset its reviewers labelled, with
     the review applied, as `export FILE --reviewed-only` writes them (the others: `sample`)."""
-    from ..core.output.export import ExportError, export_runs, format_for_path
+    from ..core.output.export import ExportError, export_reviewed, format_for_path
     from ..core.review.records import JournalError
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
@@ -84,7 +99,7 @@ def run_dataset_export(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     fmt = args.format or format_for_path(args.output)
     try:
-        count = export_runs(review.store, review, args.output, fmt, review.reviewed_rows())
+        count = export_reviewed(review, args.output, fmt)
     except ExportError as exc:
         err(str(exc))
         return EXIT_UNREADABLE

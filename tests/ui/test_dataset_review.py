@@ -34,10 +34,10 @@ def demo_runs() -> list[dict]:
     return [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
 
 
-def write_lake(folder: Path, kind: str) -> tuple[Path, Path]:
-    """The demo's runs as a lake of two files (in a subfolder too) and as one file of the
-    same format; (lake, one file)."""
-    runs = demo_runs()
+def write_lake(folder: Path, kind: str, runs: list[dict] | None = None) -> tuple[Path, Path]:
+    """The demo's runs (or `runs`) as a lake of two files (in a subfolder too) and as one file
+    of the same format; (lake, one file)."""
+    runs = demo_runs() if runs is None else runs
     parts = [
         (folder / "lake" / "day-1" / f"part-0.{kind}", runs[:SPLIT]),
         (folder / "lake" / f"part-1.{kind}", runs[SPLIT:]),
@@ -177,16 +177,16 @@ async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> Non
         await pilot.press("escape", "o")  # a sort
         await wait_until(pilot, lambda: len(said) >= 2, "the sort's notice")
         assert screen.view == "all" and len(screen.rows) == len(demo_runs())
-        await pilot.press("s", "e")
-        await wait_until(pilot, lambda: len(said) >= 4, "the notices")
+        await pilot.press("s")  # the statistics, and their report (`report DATASET` writes it)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "StatisticsScreen", "the statistics")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: len(said) >= 3, "the report's notice")
     texts = [text for text, _ in said]
     refusal = "Sorts, the missing-document filter, tag: terms and the review's own views with a filter: "
     refusal += "not available while reviewing a dataset"
     assert sum(refusal in text for text in texts) == 2
-    assert any(
-        text.startswith("The statistics dialog:") and "ragdiag-tui stats DATASET" in text for text in texts
-    )
-    assert any(text.startswith("The export dialog:") for text in texts)
+    assert "`ragdiag-tui report DATASET -o OUT.html`" in texts[2]
+    assert not list(tmp_path.glob("*.html"))
 
 
 @pytest.mark.parametrize("kind", ["jsonl", "parquet"])

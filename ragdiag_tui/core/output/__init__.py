@@ -17,6 +17,7 @@ __getattr__, __all__ = public_api(
             "FORMATS",
             "REVIEW_FIELDS",
             "default_export_path",
+            "export_reviewed",
             "export_runs",
             "exported_run",
             "format_for_path",

@@ -442,3 +442,12 @@ def export_runs(
     if progress is not None:
         progress(len(order), len(order))
     return written
+
+
+def export_reviewed(
+    review: Review, out_path: str | os.PathLike[str], fmt: str, progress: Progress | None = None
+) -> int:
+    """Write the runs the review labelled (`Review.reviewed_rows`, in file order) with the review
+    applied: `export --reviewed-only` of a file or a dataset (its store read in place, only these
+    runs read), and the export dialog's reviewed runs. As `export_runs` otherwise."""
+    return export_runs(review.store, review, out_path, fmt, review.reviewed_rows(), progress)

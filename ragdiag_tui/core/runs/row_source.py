@@ -92,6 +92,11 @@ class RowSource(Protocol):
         """The `top` documents most runs miss (id, runs), most first (slow: every run is read)."""
         ...
 
+    def missed_counts(self, docs: Iterable[str]) -> dict[str, int]:
+        """How many runs miss each of `docs`, by the files' own labels (a document none misses is
+        left out; slow: every run is read)."""
+        ...
+
     def has_field(self, name: str) -> bool:
         """Whether some run of the source has the top-level field `name` (a filter's term)."""
         ...

@@ -80,6 +80,7 @@ class _Missing:
     def __init__(self, store: SourceStore) -> None:
         self.store = store
         self.changed: dict[int, tuple[str, ...] | None] = {}  # None: no longer missing any
+        self.before: dict[int, tuple[str, ...]] = {}  # the source's, kept as a row is first changed
 
     def get(self, row: int, default: Any = None) -> Any:
         if row in self.changed:
@@ -97,12 +98,20 @@ class _Missing:
         return isinstance(row, int) and self.get(row) is not None
 
     def __setitem__(self, row: int, ids: tuple[str, ...]) -> None:
+        self._keep_before(row)
         self.changed[row] = ids
 
     def pop(self, row: int, default: Any = None) -> Any:
         value = self.get(row, default)
+        self._keep_before(row)
         self.changed[row] = None
         return value
+
+    def _keep_before(self, row: int) -> None:
+        """The source's missing IDs of a row the review changes (its window is in hand: the
+        review has just read the run), so no one reads it again to compare (`missing_changed`)."""
+        if row not in self.before:
+            self.before[row] = self.store.window_of(row).missing.get(row, ())
 
     def __iter__(self) -> Iterator[int]:
         """The rows the review changed that miss a document (the rest: the source's tally)."""
@@ -257,6 +266,13 @@ class SourceStore:
         """The `top` documents most runs miss, asked of the source (slow: in a worker), and kept."""
         self._missed = self.source.most_missed(top)
         return self._missed
+
+    def missing_changed(self) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """The missing IDs of each run the review re-diagnosed, as the source has them and as they
+        are now (empty: none), where they differ (`core.analysis.source_missed`)."""
+        before = self.missing.before
+        pairs = ((before[row], ids or ()) for row, ids in self.missing.changed.items())
+        return [(old, now) for old, now in pairs if old != now]
 
     def missed_documents(self) -> Counter[str]:
         """The most-missed documents found so far (`most_missed`; empty until then)."""

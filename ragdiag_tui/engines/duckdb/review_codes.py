@@ -37,6 +37,9 @@ _VIEW = "SELECT pos FROM __codes WHERE {view} ORDER BY pos"
 _MISSED = """
 SELECT doc, count(*) AS runs FROM (SELECT unnest(missing) AS doc FROM __codes WHERE missing IS NOT NULL)
 GROUP BY doc ORDER BY runs DESC, doc LIMIT {top}"""
+_COUNTED = """
+SELECT doc, count(*) FROM (SELECT unnest(missing) AS doc FROM __codes WHERE missing IS NOT NULL)
+WHERE doc IN (SELECT unnest(?::VARCHAR[])) GROUP BY doc"""
 
 
 class StageCodes:
@@ -85,6 +88,11 @@ class StageCodes:
             return [
                 (doc, runs) for doc, runs in self._table().execute(_MISSED.format(top=int(top))).fetchall()
             ]
+
+    def missed_counts(self, docs: list[str]) -> dict[str, int]:
+        """How many runs miss each of `docs` (those none misses left out)."""
+        with self._lock:
+            return dict(self._table().execute(_COUNTED, [docs]).fetchall())
 
     def close(self) -> None:
         with self._lock:

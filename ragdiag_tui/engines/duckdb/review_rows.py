@@ -364,6 +364,23 @@ class DatasetRows:
             missed.update(dict(codes.most_missed(len(self.ds.files) * top * 100)))
         return sorted(missed.items(), key=lambda item: (-item[1], item[0]))[:top]
 
+    def missed_counts(self, docs: Iterable[str]) -> dict[str, int]:
+        """How many runs miss each of `docs` (by the files' own labels; none: left out): the exact
+        path's files read again, the rest from the missing IDs kept in DuckDB."""
+        wanted = list(dict.fromkeys(docs))
+        counts: Counter[str] = Counter()
+        if not wanted:
+            return {}
+        named = set(wanted)
+        for path, sql_plan in zip(self.ds.files, self._plans(), strict=True):
+            if sql_plan is None:
+                for tally in exact_tallies(path, self.ds, self.field_map, None).values():
+                    counts.update({doc: runs for doc, runs in tally.missed.items() if doc in named})
+        codes = self._codes()
+        if codes is not None:
+            counts.update(codes.missed_counts(wanted))
+        return dict(counts)
+
 
 def _keep_first(found: dict[str, int], run_id: str, position: int) -> None:
     if run_id not in found or position < found[run_id]:

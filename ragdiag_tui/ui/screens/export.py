@@ -3,6 +3,11 @@
 The export runs in a thread while the dialog stays open (so no label changes
 during the write), showing its progress; the dialog dismisses with a message
 saying what was written.
+
+Over a dataset read in place, the reviewed runs are what it writes, with the review
+applied, as `export DATASET --reviewed-only` writes them (the rows of
+`core.output.export.export_reviewed`, through the same writer); every run or a view's
+would read the whole dataset here, so the dialog names the shell's command instead.
 """
 
 from __future__ import annotations
@@ -36,6 +41,10 @@ from .confirm import ConfirmDialog
 
 FORMATS = (("jsonl", "JSON Lines"), ("csv", "CSV"), ("json", "JSON"), ("parquet", "Parquet"))
 SCOPES = ("all", "filter", "reviewed")
+DATASET_NOTE = (
+    "Over a dataset only the reviewed runs export here, with the review applied. Every run, by the "
+    "files' labels: `ragdiag-tui diagnose DATASET -o OUT`. Invalid lines are never exported."
+)
 
 
 class ExportProgressed(Message):
@@ -64,7 +73,7 @@ class ExportDialog(ModalScreen[str | None]):
         return self.review.reviewed_rows()
 
     def compose(self) -> ComposeResult:
-        total = len(self.store) - len(self.store.errors)
+        in_place = self.store.in_place  # a dataset: its reviewed runs only (see the module's docstring)
         with Vertical(classes="dialog-box", id="export-box"):
             yield Static("Export runs", classes="dialog-title", markup=False)
             with Horizontal(classes="form-row"):
@@ -79,18 +88,25 @@ class ExportDialog(ModalScreen[str | None]):
             with Horizontal(classes="form-row"):
                 yield Label("Runs", classes="form-label")
                 with RadioSet(id="export-scope", compact=True):
-                    yield RadioButton(f"All runs ({total:,})", value=True, compact=True)
+                    if not in_place:  # a dataset's every run or view would be read whole here
+                        yield RadioButton(f"All runs ({self._valid_runs():,})", value=True, compact=True)
+                        yield RadioButton(
+                            f"The current view and filter ({len(self.shown):,})",
+                            disabled=not self.filtered,
+                            compact=True,
+                        )
                     yield RadioButton(
-                        f"The current view and filter ({len(self.shown):,})",
-                        disabled=not self.filtered,
-                        compact=True,
+                        f"Reviewed only ({self.review.reviewed:,})", value=in_place, compact=True
                     )
-                    yield RadioButton(f"Reviewed only ({self.review.reviewed:,})", compact=True)
-            yield Static("Invalid lines are never exported.", id="export-error", markup=False)
+            note = DATASET_NOTE if in_place else "Invalid lines are never exported."
+            yield Static(note, id="export-error", markup=False)
             yield ProgressBar(id="export-progress", show_eta=False)
             with Horizontal(classes="dialog-buttons"):
                 yield InOrderButton("Export", variant="primary", id="export")
                 yield InOrderButton("Cancel", id="cancel")
+
+    def _valid_runs(self) -> int:
+        return len(self.store) - len(self.store.errors)
 
     def on_mount(self) -> None:
         focus_now(self.query_one("#export-path", Input))
@@ -129,6 +145,8 @@ class ExportDialog(ModalScreen[str | None]):
 
     @property
     def scope(self) -> str:
+        if self.store.in_place:  # its one choice
+            return "reviewed"
         return SCOPES[self.query_one("#export-scope", RadioSet).pressed_index]
 
     @on(Input.Submitted, "#export-path")
@@ -168,6 +186,7 @@ class ExportDialog(ModalScreen[str | None]):
 
     def _start(self, path: str) -> None:
         self.working = True
+        # The reviewed runs as `export --reviewed-only` writes them (`export_reviewed`), taken now.
         rows = {"all": None, "filter": self.shown, "reviewed": self.reviewed_rows()}[self.scope]
         self.query_one("#export-error", Static).update(f"Writing {visible(os.path.basename(path))}…")
         bar = self.query_one("#export-progress", ProgressBar)

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from ...core.review.tags import Tag
     from ...core.runs.corpus import DocsSource, DocStore
 
+DATASET_REPORT = (
+    "The report of a dataset reviewed in place is not written from the app: "
+    "`ragdiag-tui report DATASET -o OUT.html` writes it with this review's labels."
+)
+
 
 class ReportWriter:
     """Writes a review's report from a screen, off the UI thread, and tells the reviewer."""
@@ -31,6 +36,9 @@ class ReportWriter:
         when it has one: `serve`), replacing an earlier report of the same name."""
         if self.review.blind:  # the report shows every label: blind mode hides them
             self._tell("No report in blind mode: it would show the labels you are not to see yet.", "warning")
+            return
+        if self.review.store.in_place:  # its figures and evidence would read every run of the dataset
+            self._tell(DATASET_REPORT, "warning")
             return
         path = default_report_path(self.review.store.path)
         if folder is not None:

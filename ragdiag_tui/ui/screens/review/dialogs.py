@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...typeahead import focus_now
 from .host import ReviewHost
-from .in_place import refused
 from .keys import key_help
 
 if TYPE_CHECKING:
@@ -53,7 +52,7 @@ class Dialogs:
         from ..statistics import StatisticsScreen
 
         screen = self.screen
-        if self._loading() or refused(screen, "statistics"):
+        if self._loading():
             return
         assert screen.review is not None
 
@@ -62,14 +61,17 @@ class Dialogs:
                 screen.set_filter("all", "", document)
                 focus_now(screen.table)
 
-        screen.app.push_screen(StatisticsScreen(screen.store, screen.review, screen.documents.docs), chosen)
+        # A dataset's figures fill in as the engine counts them (ui/screens/counting.py).
+        counting = self.showing.dataset if screen.store.in_place else None
+        statistics = StatisticsScreen(screen.store, screen.review, screen.documents.docs, counting)
+        screen.app.push_screen(statistics, chosen)
 
     def export(self) -> None:
         """The export dialog, over the runs shown."""
         from ..export import ExportDialog
 
         screen = self.screen
-        if self._loading() or refused(screen, "export"):
+        if self._loading():
             return
         assert screen.review is not None
 

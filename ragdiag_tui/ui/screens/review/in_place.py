@@ -5,10 +5,12 @@ what the screen cannot do over it, said plainly instead of reading ten million r
 The table shows every run of the dataset in its order (file, then row), or a view: a stage,
 the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
 the conflicts (the review's own), narrowed by the filter's text, FIELD:VALUE and is: terms
-(found by the engine too). The document filter, tag: terms, sorts,
-the statistics and export dialogs need every run in hand, so over a dataset
-they are refused with a notice naming the command that does the same from the shell
-(`stats`, `sample`; see docs/guide/datasets.md).
+(found by the engine too). The statistics (`s`) show the engine's counts with the review's
+labels over them once counted (ui/screens/counting.py), and the export (`e`) writes the
+reviewed runs. The document filter, tag: terms and sorts need every run in hand, so over a
+dataset they are refused with a notice naming the command that does the same from the
+shell (`sample`; see docs/guide/datasets.md); so is the statistics screen's report
+(ui/screens/statistics_report.py: `report DATASET`).
 """
 
 from __future__ import annotations
@@ -37,20 +39,16 @@ if TYPE_CHECKING:
 
 NOTICE_SECONDS = 12
 SETTLE_SECONDS = 0.25  # a filter over a dataset waits this long for the next key before its scan
-MOST_MISSED = 5  # documents named once a dataset's most-missed are found
+MOST_MISSED = 100  # documents found once a dataset is counted (the statistics screen lists them)
 INSTEAD = {
     "filter": "the table shows the view's runs in dataset order, filtered by text, FIELD:VALUE and is: "
     "terms; `ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can sort",
-    "statistics": "`ragdiag-tui stats DATASET` gives them with this review's labels",
-    "export": "`ragdiag-tui export DATASET --reviewed-only` writes the reviewed runs",
     "blind": "R lists the runs you labelled",
 }
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
 
 WHAT = {
     "filter": "Sorts, the missing-document filter, tag: terms and the review's own views with a filter",
-    "statistics": "The statistics dialog",
-    "export": "The export dialog",
     "blind": "In blind mode, the views that tell labels",
 }
 

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Protocol
 from ....core.analysis.blind import shown_counts
 from ....core.analysis.filtering import LABEL_STAGE_CODES
 from ....core.runs.store import STAGE_CODE
+from ..counting import DatasetCounting
 from .host import ReviewHost
 from .spot_checks import summary_lead
 
 NOTICE_SECONDS = 15
+MOST_MISSED_TOLD = 5  # documents named in the notice once a dataset's most-missed are found
 
 if TYPE_CHECKING:
     from ...widgets.detail.run_detail import RunDetail
@@ -54,6 +56,8 @@ class Showing:
         self.index = index  # the rows shown (a changed run stays there a while)
         self.baselines = baselines  # the run's baseline, in the detail
         self.counting = screen.store.in_place  # a dataset's counts are not in yet (see in_place.py)
+        self.dataset = DatasetCounting()
+        """How far a dataset's counting has come, for the statistics screen (a file's: never used)."""
 
     def counts(self, loading: bool = False) -> None:
         """Show the counts in the summary (while loading: of the runs read so far)."""
@@ -89,14 +93,18 @@ class Showing:
         screen, review = self.screen, self.screen.review
         if event.problem is not None or review is None:
             screen.tell(f"The dataset could not be counted: {event.problem}", severity="error", timeout=30)
+            self.dataset.came(problem=event.problem or "the review is not open")
             return
         if event.tally is not None:
             review.team.add_base(event.tally.counts, event.tally.lucky)
             self.counting = False
             self.counts()
-        missed = ", ".join(f"{doc} ({runs})" for doc, runs in event.most_missed)
+            self.dataset.came(stages=True)
+            return
+        missed = ", ".join(f"{doc} ({runs})" for doc, runs in event.most_missed[:MOST_MISSED_TOLD])
         if missed:
             screen.tell(f"Most missed: {missed}.", title="Dataset counted", timeout=NOTICE_SECONDS)
+        self.dataset.came(documents=True)
 
     def run(self) -> None:
         """Show the run under the cursor, and its baseline, in the detail pane."""
