@@ -5,7 +5,8 @@ its reviewers set in the app (`review DATASET`), from its journal beside the fol
 
 The engine counts the runs with the files' own labels; the review, replayed over the
 dataset read in place (`core.runs.source_store`, only the labelled runs are read),
-holds how its labels move the counts, which are added to the engine's.
+re-diagnoses the runs its labels touch, and each moves its group's counts
+(`engines.duckdb.reviewed`).
 """
 
 from __future__ import annotations
@@ -39,35 +40,6 @@ def dataset_review(args: argparse.Namespace, dataset: Any) -> Any:
     if review.orphans:
         err(f"{len(review.orphans)} journal entries name runs not in the dataset")
     return review
-
-
-def apply_review(figures: dict[str, Any], review: Any) -> None:
-    """Move the engine's counts (`stats --json`'s figures) by the review's labels in force."""
-    from ..core.runs.rule import LABEL_ERROR, UNRESOLVED
-    from ..core.runs.stages import STAGE_NAMES
-
-    stages = figures["stages"]
-    for code, change in enumerate(review.counts):  # a store read in place counts changes only
-        if STAGE_NAMES[code] in stages:
-            stages[STAGE_NAMES[code]] += change
-    figures["still_lucky"] += review.lucky  # lucky_in_file stays the files' own
-    figures["unresolved"], figures["label_errors"] = stages[UNRESOLVED], stages[LABEL_ERROR]
-    figures["reviewed"], figures["conflicts"] = review.reviewed, len(review.conflicts)
-    _move_most_missed(figures, review)
-
-
-def _move_most_missed(figures: dict[str, Any], review: Any) -> None:
-    """The most-missed documents by the labels in force: a label on a run the files leave
-    without one can make it miss documents (core.analysis.source_missed); the engine is asked
-    again only then."""
-    from ..core.analysis.source_missed import missed_change, review_missed
-    from ..core.analysis.stats import TOP_MISSED
-
-    store = review.store
-    change = missed_change(store.missing_changed())
-    if change:
-        top = review_missed(store.source, change, TOP_MISSED)
-        figures["most_missed"] = [{"id": doc, "runs": runs} for doc, runs in top]
 
 
 def run_dataset_export(args: argparse.Namespace) -> int:

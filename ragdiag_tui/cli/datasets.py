@@ -24,7 +24,7 @@ from .common import (
     record_spot_check,
     warn_unmapped,
 )
-from .dataset_review import apply_review, dataset_review
+from .dataset_review import dataset_review
 
 DATASET_COMMANDS = ("diagnose", "stats", "sample")
 
@@ -129,12 +129,11 @@ def run_dataset_diagnose(args: argparse.Namespace) -> int:
 
 def run_dataset_stats(args: argparse.Namespace) -> int:
     def stats(engine: Any, dataset: Any, options: dict[str, Any], out: Path | None) -> int:
-        result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
         review = dataset_review(args, dataset) if args.engine == "duckdb" else None
         if review is not None:  # labels set reviewing the dataset in place (dataset_review.py)
-            apply_review(result["all"] if "group_by" in result else result, review)
-            if "group_by" in result:
-                err("the review's labels are applied to the whole dataset's figures, not to each group's")
+            result = engine.reviewed_stats(dataset, args.field_map, review, group_by=args.group_by)
+        else:
+            result = engine.stats(dataset, args.field_map, group_by=args.group_by, **options)
         if args.json:
             print(dumps(result))
         else:

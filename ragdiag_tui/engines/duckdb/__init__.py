@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from .bad_text import retrying
 from .diagnose import diagnose as _diagnose
+from .reviewed import reviewed_stats as _reviewed_stats
 from .stats import stats as _stats
 from .stratified import sample as _sample
 
 diagnose = retrying(_diagnose)
 sample = retrying(_sample)
 stats = retrying(_stats)
+reviewed_stats = retrying(_reviewed_stats)
 
-__all__ = ["diagnose", "sample", "stats"]
+__all__ = ["diagnose", "reviewed_stats", "sample", "stats"]
