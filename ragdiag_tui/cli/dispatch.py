@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from .common import EXIT_OK, EXIT_UNREADABLE, err, warn_unmapped
 from .parser import HANDLERS, parse_args
+from .report import is_dataset
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,5 +62,7 @@ def _run_files(args: argparse.Namespace) -> list[str]:
     if args.command in ("review", "serve", "merge") or getattr(args, "engine", None):
         return []
     if args.command == "export" and os.path.isdir(args.file):  # a dataset's folder (dataset_review.py)
+        return []
+    if args.command == "report" and is_dataset(args):  # a dataset (dataset_report.py)
         return []
     return [args.old, args.new] if args.command == "compare" else [args.file]

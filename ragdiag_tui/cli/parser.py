@@ -141,7 +141,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         raise SystemExit(EXIT_UNREADABLE)
     if namespace.command in DATASET_COMMANDS:
         resolve_inputs(namespace, parser)
-    elif namespace.command == "review":  # a run file, or a dataset reviewed in place (review.py)
+    elif namespace.command in ("review", "report"):  # a run file, or a dataset read in place
         namespace.inputs, namespace.file = list(namespace.file), namespace.file[0]
     try:
         field_map = FieldMap.from_specs(

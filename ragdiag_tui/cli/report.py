@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, docs_source, err, load_tag_set, reviewed
+from .dataset_report import run_dataset_report
 from .options import AddCommand, add_docs, add_file, add_journal, add_tags
 
 _EPILOG = (
@@ -19,12 +20,16 @@ _EPILOG = (
     '  {"report": {file, bytes, runs, ...}, "stats": {...}, "compare": {...}}\n'
     "OUT.md is for a pull request or a ticket; its charts are written beside it as\n"
     "OUT-NAME.svg files.\n\n"
+    "A dataset (a folder, a glob or several Parquet or JSON Lines files) is read in\n"
+    "place by DuckDB, its journal (FOLDER.review.jsonl) applied: its figures are\n"
+    "those of `stats DATASET --json`, its spot-checks' runs alone are read.\n\n"
     "The charts need matplotlib: pip install 'ragdiag-tui[report]'.\n\n"
     "exit status: 0 written, 1 written but some lines of FILE are invalid, 2 nothing\n"
     "written (unreadable file or journal, unknown spot-check, no matplotlib).\n\n"
     "examples:\n  ragdiag-tui report sample_runs/demo.jsonl -o report.html\n"
     "  ragdiag-tui report sample_runs/demo.jsonl -o report.md --spot-check lucky-5\n"
-    "  ragdiag-tui report sample_runs/demo_after.jsonl -o report.html --baseline sample_runs/demo.jsonl"
+    "  ragdiag-tui report sample_runs/demo_after.jsonl -o report.html --baseline sample_runs/demo.jsonl\n"
+    "  ragdiag-tui report lake/ -o lake-report.html"
 )
 
 
@@ -44,7 +49,13 @@ def add_report(command: AddCommand) -> None:
         "Write the review's figures, charts and evidence as an HTML page or a Markdown file.",
         _EPILOG,
     )
-    add_file(report)
+    add_file(report, dataset=True)
+    report.add_argument(
+        "--engine",
+        choices=("duckdb",),
+        help="read the input as a dataset in place by this engine (the default for a folder, a "
+        "glob or several files)",
+    )
     report.add_argument("-o", "--output", metavar="OUT", required=True, help="OUT.html or OUT.md")
     report.add_argument(
         "--spot-check",
@@ -61,7 +72,9 @@ def add_report(command: AddCommand) -> None:
         help="evidence cards per spot-check: its first N overturned runs (default: 20)",
     )
     report.add_argument(
-        "--baseline", metavar="OLD", help="compare with an earlier run file, as compare OLD FILE"
+        "--baseline",
+        metavar="OLD",
+        help="compare with an earlier run file, as compare OLD FILE (a run file's report only)",
     )
     add_docs(report)
     add_journal(report, reading=True)
@@ -77,7 +90,16 @@ def run_report(args: argparse.Namespace) -> int:
     except (ReportError, ChartsUnavailable) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
+    if is_dataset(args):
+        return run_dataset_report(args)
     return _write(args)
+
+
+def is_dataset(args: argparse.Namespace) -> bool:
+    """Whether `report`'s inputs are a dataset read in place (dataset_report.py), not one run file."""
+    from ..engines.dataset import is_dataset_input
+
+    return args.engine is not None or is_dataset_input(args.inputs)
 
 
 def _write(args: argparse.Namespace) -> int:

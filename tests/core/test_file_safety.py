@@ -32,6 +32,23 @@ def report(suffix: str) -> Argv:
     return argv
 
 
+def dataset_report(suffix: str) -> Argv:
+    """`report DATASET`: its files, the journal it applies, its corpus and tags read."""
+
+    def argv(files: dict[str, Path], target: Path) -> list[str]:
+        inputs = [
+            "--journal",
+            str(files["custom"]),
+            "--docs",
+            str(files["docs"]),
+            "--tags",
+            str(files["tags"]),
+        ]
+        return ["report", str(files["lake"].parent), "-o", str(target.with_suffix(suffix)), *inputs]
+
+    return argv
+
+
 COMMANDS: dict[str, tuple[Argv, tuple[str, ...]]] = {
     # name: (argv for an output target, the inputs it reads)
     "export": (lambda f, t: ["export", str(f["run"]), "-o", str(t)], ("run", "journal")),
@@ -42,6 +59,8 @@ COMMANDS: dict[str, tuple[Argv, tuple[str, ...]]] = {
     "diagnose -o": (lambda f, t: ["diagnose", str(f["run"]), "-o", str(t)], ("run",)),
     "report .html": (report(".html"), ("run", "journal", "baseline", "docs", "tags")),
     "report .md": (report(".md"), ("run", "journal", "baseline", "docs", "tags")),
+    "report dataset .html": (dataset_report(".html"), ("lake", "custom", "docs", "tags")),
+    "report dataset .md": (dataset_report(".md"), ("lake", "custom", "docs", "tags")),
     "sample dataset": (
         lambda f, t: [
             "sample",
@@ -89,11 +108,17 @@ WHAT = {
     "lake": "dataset",
     "bob": "journal",
 }
+
+
+def _markdown(command: str) -> bool:
+    return command.startswith("report") and command.endswith(".md")
+
+
 CASES = [
     (command, read, how)
     for command, (_, inputs) in COMMANDS.items()
     for read in inputs
-    for how in ("direct", "symlink", "hardlink", *(("side chart",) if command == "report .md" else ()))
+    for how in ("direct", "symlink", "hardlink", *(("side chart",) if _markdown(command) else ()))
     # A report is named .html or .md: no file it reads can be its direct target. A journal
     # merged into itself is skipped as its own journal (exit 1, nothing written): test_merge.py.
     if not (command.startswith("report") and how == "direct")
@@ -115,7 +140,7 @@ def test_a_writer_never_lands_on_a_file_its_command_read(
 ) -> None:
     argv, _ = COMMANDS[command]
     root = folder["run"].parent
-    suffix = ".md" if command == "report .md" else ".html" if command == "report .html" else ".jsonl"
+    suffix = ".md" if _markdown(command) else ".html" if command.startswith("report") else ".jsonl"
     if how == "side chart":
         aim(root / "out-stages.svg", folder[read], "symlink")
         target = root / "out.md"

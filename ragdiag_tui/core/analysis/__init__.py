@@ -75,7 +75,14 @@ __getattr__, __all__ = public_api(
             "stratum_of",
             "stratum_text",
         ],
-        "stats": ["STAGE_ORDER", "Stats", "format_table", "review_stats", "stats_document"],
+        "stats": [
+            "STAGE_ORDER",
+            "Stats",
+            "format_table",
+            "review_document",
+            "review_stats",
+            "stats_document",
+        ],
         "views": [
             "BASELINE_VIEWS",
             "BASELINE_VIEW_BY_NAME",

@@ -121,16 +121,19 @@ def stats_document(review: Review, tags: tuple[Tag, ...], stats: Stats | None = 
     """The object `stats --json` prints (and a report embeds): the file's figures, each
     spot-check's, and the agreement between reviewers. `stats`: `review_stats(review)`, when
     the caller has it already."""
+    stats = review_stats(review) if stats is None else stats
+    return review_document(review, tags, stats.to_json())
+
+
+def review_document(review: Review, tags: tuple[Tag, ...], figures: dict[str, Any]) -> dict[str, Any]:
+    """`figures` (the counts of `stats --json`: a file's, or a dataset's as an engine counted
+    them with the review applied) with each spot-check's figures, the agreement between
+    reviewers and how the runs were read: the object `stats --json` prints."""
     from .agreement import review_agreement
     from .spotcheck import spot_check_reports
 
-    stats = review_stats(review) if stats is None else stats
     spot_checks = [report.to_json() for report in spot_check_reports(review, tags)]
-    document = {
-        **stats.to_json(),
-        "spot_checks": spot_checks,
-        "agreement": review_agreement(review).to_json(),
-    }
+    document = {**figures, "spot_checks": spot_checks, "agreement": review_agreement(review).to_json()}
     reading = reading_of(review.store.field_map)  # how the file was read: texts, a score's threshold
     return {**document, "reading": list(reading)} if reading else document
 

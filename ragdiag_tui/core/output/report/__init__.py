@@ -12,7 +12,15 @@ __getattr__, __all__ = public_api(
     __name__,
     {
         "charts": ["ChartsUnavailable", "INSTALL", "require_matplotlib"],
-        "model": ["DEFAULT_LIMIT", "ReportData", "ReportError", "ReportOptions", "build_report"],
+        "model": [
+            "DEFAULT_LIMIT",
+            "DatasetFigures",
+            "ReportData",
+            "ReportError",
+            "ReportOptions",
+            "build_dataset_report",
+            "build_report",
+        ],
         "write": ["FORMATS", "default_report_path", "report_format", "write_report"],
     },
 )

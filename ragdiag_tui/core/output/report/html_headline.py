@@ -32,7 +32,7 @@ def metadata_html(data: ReportData) -> str:
     header = data.header
     reviewers = ", ".join(esc(name) for name in header.reviewers) or '<span class="muted">none yet</span>'
     facts = [
-        ("run file", f'<span class="id">{esc(header.name)}</span>'),
+        (header.kind, f'<span class="id">{esc(header.title)}</span>'),
         ("size", f"{header.size:,} bytes"),
         ("runs", f"{header.runs:,}" + (f" (and {header.invalid:,} invalid lines)" if header.invalid else "")),
         ("fingerprint", f'<span class="id">blake2b-128 {esc(header.fingerprint)}</span>'),

@@ -56,7 +56,7 @@ def _metadata(data: ReportData) -> list[str]:
     return [
         "## About this report",
         "",
-        f"- **run file**: {md(header.name)}, {header.size:,} bytes, {header.runs:,} runs"
+        f"- **{header.kind}**: {md(header.title)}, {header.size:,} bytes, {header.runs:,} runs"
         + (f" and {header.invalid:,} invalid lines" if header.invalid else ""),
         f"- **fingerprint**: blake2b-128 {md(header.fingerprint)}",
         f"- **review journal**: {md(header.journal)}",

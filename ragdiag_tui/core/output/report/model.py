@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.compare import compare_stores, open_side
 from ...analysis.spotcheck import SpotCheckReport, sampled_rows, spot_check_reports
-from ...analysis.stats import review_stats, stats_document
+from ...analysis.stats import review_document, review_stats, stats_document
 from ...common.reads import register_read
 from ...review.postgres.store import fingerprint
 from ...review.tags import Tag
@@ -56,11 +56,27 @@ class Header:
     written: str
     version: str
     reading: tuple[str, ...] = ()  # how the file was read (`FieldMap.reading`): texts, scores
+    files: int = 0  # a dataset read in place: how many files (`name` is its folder); 0: a run file
+
+    @property
+    def kind(self) -> str:
+        """What was reviewed, as the report's facts name it."""
+        return "dataset" if self.files else "run file"
+
+    @property
+    def title(self) -> str:
+        """`demo.jsonl`; a dataset's `lake (2 files)`."""
+        return (
+            f"{self.name} ({self.files} {'file' if self.files == 1 else 'files'})"
+            if self.files
+            else self.name
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             **({"reading": list(self.reading)} if self.reading else {}),
             "file": self.name,
+            **({"files": self.files} if self.files else {}),
             "bytes": self.size,
             "runs": self.runs,
             "invalid_lines": self.invalid,
@@ -146,25 +162,61 @@ class ReportOptions:
     version: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class DatasetFigures:
+    """What an engine counted over a dataset read in place, its review applied: plain data
+    the command line gathers (the core never imports an engine)."""
+
+    stats: dict[str, Any]  # the counts, exactly what `stats DATASET --json` prints
+    most_missed: tuple[tuple[str, int], ...]  # the TOP_MISSED documents most runs miss, most first
+    size: int  # bytes of the dataset's files
+    files: int  # how many files
+
+
 def build_report(review: Review, tags: tuple[Tag, ...], options: ReportOptions) -> ReportData:
     """The figures of the report of `review`. Raises ReportError for an unknown spot-check name;
     with a baseline, loading.FileError or JournalError when OLD (or its journal) cannot be read."""
     stats = review_stats(review)
     document = stats_document(review, tags, stats)
+    header = _header(review, document, options.version, os.path.getsize(review.store.path))
+    data = _report(review, tags, options, header, document, tuple(stats.top_missed(TOP_MISSED)))
+    return replace(data, baseline=_baseline(review, options), missed_texts=stats.missed_texts)
+
+
+def build_dataset_report(
+    review: Review, tags: tuple[Tag, ...], options: ReportOptions, figures: DatasetFigures
+) -> ReportData:
+    """The report of a dataset read in place (`review.store` a SourceStore, never the runs):
+    its counts and most-missed documents from `figures`; its spot-checks, their evidence, the
+    agreement and the conflicts from the review, whose runs alone are read. ReportError for an
+    unknown spot-check name, or a baseline (a comparison needs both sides' every run)."""
+    if options.baseline is not None:
+        raise ReportError("a dataset's report takes no --baseline: report a run file instead")
+    document = review_document(review, tags, figures.stats)
+    header = replace(_header(review, document, options.version, figures.size), files=figures.files)
+    return _report(review, tags, options, header, document, figures.most_missed)
+
+
+def _report(
+    review: Review,
+    tags: tuple[Tag, ...],
+    options: ReportOptions,
+    header: Header,
+    document: dict[str, Any],
+    most_missed: tuple[tuple[str, int], ...],
+) -> ReportData:
+    """What both reports take from the review: the spot-checks' sections and the conflicts."""
     reports = _chosen(spot_check_reports(review, tags), options.spot_checks)
-    store = review.store
     return ReportData(
-        header=_header(review, document, options.version),
+        header=header,
         stats=document,
         spot_checks=tuple(_section(review, report, options) for report in reports),
         tag_names={tag.key: tag.name for tag in tags},
-        most_missed=tuple(stats.top_missed(TOP_MISSED)),
+        most_missed=most_missed,
         adjudicated=len(review.adjudications),
-        conflicts=tuple(store.ids[row] for row in sorted(review.conflicts)),
+        conflicts=tuple(review.store.ids[row] for row in sorted(review.conflicts)),
         limit=options.limit,
-        baseline=_baseline(review, options),
         conflict_reviewers=_conflict_reviewers(review),
-        missed_texts=stats.missed_texts,
     )
 
 
@@ -190,12 +242,12 @@ def _chosen(reports: list[SpotCheckReport], names: Sequence[str]) -> list[SpotCh
     return [by_name[name] for name in dict.fromkeys(names)]
 
 
-def _header(review: Review, document: dict[str, Any], version: str) -> Header:
+def _header(review: Review, document: dict[str, Any], version: str, size: int) -> Header:
     path = review.store.path
     journal = review.journal.name if review.journal is not None else "none (the file's own labels)"
     return Header(
         name=os.path.basename(path),
-        size=os.path.getsize(path),
+        size=size,
         runs=document["runs"],
         invalid=document["invalid_lines"],
         fingerprint=fingerprint(path),

@@ -1,0 +1,94 @@
+"""`report DATASET -o OUT.html|OUT.md`: the report of a dataset read in place, its review applied.
+
+The runs are never held. The counts and the most-missed documents are DuckDB's, moved by the
+review's labels (`engines.duckdb.reviewed_stats`: the document `stats DATASET --json` prints);
+the spot-checks, their evidence cards, the agreement and the conflicts come from the dataset's
+review (dataset_review.py: FOLDER.review.jsonl beside the folder, --journal, RAGDIAG_JOURNAL;
+none with --no-journal), which reads only the runs its journal names. The report is written as
+one of a run file is (core.output.report.write): the dataset's files and its journal were
+registered as read when opened, so `-o` onto any of them is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, docs_source, err, load_tag_set
+from .dataset_review import dataset_review
+
+BASELINE_REFUSED = (
+    "--baseline goes with a single run file, not a dataset: report a run file drawn by "
+    "`sample DATASET ... -o FILE`, or compare the figures of `stats DATASET --json`"
+)
+
+
+def run_dataset_report(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from ..core.common.atomic import WriteRefused
+    from ..core.output.report import ReportError, ReportOptions, build_dataset_report, write_report
+    from ..core.review.records import JournalError
+    from ..core.review.tags import TagsError
+    from ..core.runs.corpus import DocsError
+    from ..engines import EngineUnavailable, load_engine
+    from ..engines.dataset import DatasetError, open_dataset
+    from ..engines.results import EngineError
+
+    if args.baseline is not None:
+        err(BASELINE_REFUSED)
+        return EXIT_UNREADABLE
+    try:
+        tags = load_tag_set(args)
+        source = docs_source(args)
+        engine = load_engine("duckdb")
+        dataset = open_dataset(args.inputs)
+        review = dataset_review(args, dataset) or _unreviewed(args, dataset)
+        options = ReportOptions(
+            spot_checks=args.spot_check,
+            limit=args.limit,
+            docs=source.open() if source is not None else None,
+            field_map=args.field_map,
+            journal_spec=args.journal,
+            use_journal=not args.no_journal,
+            version=__version__,
+        )
+        data = build_dataset_report(review, tags, options, dataset_figures(engine, dataset, args, review))
+        written = write_report(data, args.output)
+    except (TagsError, DocsError, JournalError, ReportError, WriteRefused, DatasetError, EngineUnavailable,
+            EngineError) as exc:  # fmt: skip
+        err(str(exc))
+        return EXIT_UNREADABLE
+    for path in written:
+        err(f"wrote {path}")
+    return EXIT_INVALID if data.header.invalid else EXIT_OK
+
+
+def dataset_figures(engine: Any, dataset: Any, args: argparse.Namespace, review: Any) -> Any:
+    """What DuckDB counts over the dataset with the review applied, as the report takes it:
+    the document of `stats DATASET --json`, and the report's longer list of most-missed."""
+    from ..core.analysis.stats import TOP_MISSED as STATS_TOP
+    from ..core.output.report import DatasetFigures
+    from ..core.output.report.model import TOP_MISSED
+
+    counted = engine.reviewed_stats(dataset, args.field_map, review, top=max(TOP_MISSED, STATS_TOP))
+    missed = tuple((item["id"], item["runs"]) for item in counted["most_missed"])
+    return DatasetFigures(
+        stats=counted | {"most_missed": counted["most_missed"][:STATS_TOP]},  # ties by id: a prefix
+        most_missed=missed[:TOP_MISSED],
+        size=sum(path.stat().st_size for path in dataset.files),
+        files=len(dataset.files),
+    )
+
+
+def _unreviewed(args: argparse.Namespace, dataset: Any) -> Any:
+    """The dataset with no review (no journal, or --no-journal): the files' own labels."""
+    from ..core.review.state import open_review
+    from ..core.runs.source_store import SourceStore
+    from ..engines.duckdb.review_rows import DatasetRows
+
+    if args.no_journal:
+        err("review journal ignored (--no-journal): the files' own labels")
+    else:
+        err(f"no review journal beside {dataset.root}: the files' own labels")
+    store = SourceStore(DatasetRows(dataset, args.field_map), args.field_map)
+    return open_review(str(dataset.root), args.field_map, store=store, use_journal=False)
