@@ -17,6 +17,7 @@ from ragdiag_tui.core.runs.source_store import SourceStore
 from ragdiag_tui.engines.dataset import open_dataset
 
 from .conftest import write_jsonl, write_parquet
+from .reviewed_lake import lake_and_file, lake_runs, review_lake, write_runs
 
 pytest.importorskip("duckdb")
 from ragdiag_tui.engines.duckdb.review_rows import DatasetRows
@@ -96,3 +97,27 @@ def test_export_of_a_datasets_folder_writes_its_reviewed_runs_as_one_file_would(
     target = tmp_path / "lake" / f"b.{kind}"
     assert main(["export", str(lake), "--reviewed-only", "-o", str(target)]) == 2
     assert "is a file of the dataset" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+def test_each_group_of_a_dataset_counts_its_review_as_a_file_of_the_groups_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    lake, one = lake_and_file(tmp_path, kind)
+    review_lake(lake)
+    shutil.copy(f"{lake}.review.jsonl", journal_path(one))
+    before = stats_json(capsys, str(lake), "--group-by", "model", "--no-journal")
+    result = stats_json(capsys, str(lake), "--group-by", "model")
+    local = stats_json(capsys, str(one))
+    assert result["all"] == {key: local[key] for key in result["all"]}
+    runs = lake_runs()
+    moved = 0
+    for group, unreviewed in zip(result["groups"], before["groups"], strict=True):
+        model = group["value"]
+        path = write_runs(tmp_path / "by-model" / f"{model}.{kind}", [r for r in runs if r["model"] == model])
+        shutil.copy(f"{lake}.review.jsonl", journal_path(path))
+        alone = stats_json(capsys, str(path))
+        assert group["stats"] == {key: alone[key] for key in group["stats"]}, model
+        moved += group["stats"] != unreviewed["stats"]
+    assert moved == 2  # the review's labels are in both models' runs
+    assert "reviewed" in result["groups"][0]["stats"] and "reviewed" not in before["groups"][0]["stats"]

@@ -14,53 +14,12 @@ import pytest
 
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.review.journal import journal_path
-from ragdiag_tui.core.review.records import SpotCheck, utc_now
-from ragdiag_tui.core.review.state import Review, open_review
-from ragdiag_tui.core.runs.source_store import SourceStore
-from ragdiag_tui.engines.dataset import open_dataset
 
 from ..core.report_files import DEMO, page
-from .conftest import write_jsonl, write_parquet
 
 pytest.importorskip("duckdb")
 pytest.importorskip("matplotlib")
-from ragdiag_tui.engines.duckdb.review_rows import DatasetRows
-
-UNLABELLED_GAP = "run-0028"  # no label in the file; its context below lacks its required document
-
-
-def lake_and_file(folder: Path, kind: str) -> tuple[Path, Path]:
-    """The demo's runs as a lake of two files and as one file; run-0028 (an answer-label run)
-    made to miss its required document, so a label moves the most-missed documents."""
-    runs = [json.loads(line) for line in DEMO.read_text(encoding="utf-8").splitlines()]
-    gap = next(run for run in runs if run["id"] == UNLABELLED_GAP)
-    gap["context"] = [doc for doc in gap["context"] if doc not in gap["required"]]
-    write = write_jsonl if kind == "jsonl" else write_parquet
-    write(folder / "lake" / f"a.{kind}", runs[:33])
-    write(folder / "lake" / f"b.{kind}", runs[33:])
-    return folder / "lake", write(folder / f"one.{kind}", runs)
-
-
-def reviewer(lake: Path, name: str) -> Review:
-    return open_review(str(lake), store=SourceStore(DatasetRows(open_dataset([str(lake)]))), reviewer=name)
-
-
-def review_lake(lake: Path) -> list[str]:
-    """A spot-check of lucky answers drawn over the lake as `D` draws it, two reviewers on its
-    first runs (three overturned, one in conflict, one held), and run-0028 labelled correct (a
-    lucky answer now, its document missed). The spot-check's ids."""
-    ana, ben = reviewer(lake, "ana"), reviewer(lake, "ben")
-    sample = ana.store.source.draw_sample("lucky", "", 6, 0.05, 7)
-    ana.add_spot_check(SpotCheck("lucky-6", sample.view, sample.filter, sample.seed, sample.population,
-                                 len(sample.ids), sample.ids, "ana", utc_now()))  # fmt: skip
-    for at, run_id in enumerate(sample.ids[:5]):
-        row = ana.store.row_of[run_id]
-        ana.set_label(row, at >= 4)
-        ben.set_label(row, at == 3 or at >= 4)
-        if at < 3:
-            ana.set_tags(row, ["required-wrong"])
-    ana.set_label(ana.store.row_of[UNLABELLED_GAP], True)
-    return list(sample.ids)
+from .reviewed_lake import lake_and_file, review_lake
 
 
 def report(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str]:
