@@ -33,12 +33,22 @@ def dataset_review(args: argparse.Namespace, dataset: Any) -> Any:
     if spec is None and not os.path.exists(journal_path(dataset.root)):
         return None
     store = SourceStore(DatasetRows(dataset, args.field_map), args.field_map)
-    review = open_review(str(dataset.root), args.field_map, args.journal, store=store, writable=False)
+    review = open_review(
+        str(dataset.root),
+        args.field_map,
+        args.journal,
+        store=store,
+        writable=False,
+        apply_stale=getattr(args, "apply_stale", False),
+    )
     for warning in review.warnings:
         err(warning)
     err(journal_applied(review))
     if review.orphans:
         err(f"{len(review.orphans)} journal entries name runs not in the dataset")
+    if review.stale:
+        err(f"{len(review.stale)} journal entries left out: their runs changed in the dataset since "
+            "(--apply-stale includes them)")  # fmt: skip
     return review
 
 

@@ -88,6 +88,11 @@ def test_no_journal_reports_the_files_own_labels(
     assert from_lake["stats"] == page(tmp_path / "one.html").data()["stats"]
     assert from_lake["stats"]["spot_checks"] == [] and "reviewed" not in from_lake["stats"]
     assert from_lake["report"]["journal"] == "none (the file's own labels)"
+    text = "".join(page(tmp_path / "lake.html").text)
+    assert (
+        "ragdiag-tui review lake --reviewer NAME" in text
+    )  # D draws a dataset's spot-check into its journal
+    assert "ragdiag-tui sample lake" not in text  # which would record it beside a sample file
     assert json.loads(_stats(capsys, lake, "--no-journal")) == {
         key: value for key, value in from_lake["stats"].items() if key not in ("spot_checks", "agreement")
     }

@@ -45,16 +45,25 @@ def headline(data: ReportData) -> Headline:
     if data.conflicts:
         actions.append(_adjudicate_action(name, data))
     if not data.spot_checks:
-        actions.append(
-            Action(
-                "No spot-check yet: draw one from the lucky answers (or press D in the app), then review it:",
-                f"ragdiag-tui sample {name} --view lucky -n auto --seed 1 --name lucky",
-            )
-        )
+        actions.append(_draw_action(name, bool(data.header.files)))
     return Headline(
         conclusions,
         tuple(action for action in actions if action is not None),
         "Nothing left to do: every sampled run is reviewed and no run is in conflict.",
+    )
+
+
+def _draw_action(name: str, dataset: bool) -> Action:
+    """How to draw a first spot-check: over a dataset, `D` in the app records it in the dataset's
+    journal (`sample DATASET -o FILE` would record it beside FILE, not in this report)."""
+    if dataset:
+        return Action(
+            "No spot-check yet: in the app, L then D draws one from the lucky answers; then review it:",
+            f"ragdiag-tui review {name} --reviewer NAME",
+        )
+    return Action(
+        "No spot-check yet: draw one from the lucky answers (or press D in the app), then review it:",
+        f"ragdiag-tui sample {name} --view lucky -n auto --seed 1 --name lucky",
     )
 
 
