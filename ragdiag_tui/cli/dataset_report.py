@@ -43,6 +43,7 @@ def run_dataset_report(args: argparse.Namespace) -> int:
         engine = load_engine("duckdb")
         dataset = open_dataset(args.inputs)
         review = dataset_review(args, dataset) or _unreviewed(args, dataset)
+        hold_reviewed_runs(review)
         options = ReportOptions(
             spot_checks=args.spot_check,
             limit=args.limit,
@@ -78,6 +79,16 @@ def dataset_figures(engine: Any, dataset: Any, args: argparse.Namespace, review:
         size=sum(path.stat().st_size for path in dataset.files),
         files=len(dataset.files),
     )
+
+
+def hold_reviewed_runs(review: Any) -> None:
+    """Read once each run the report reads (its spot-checks', the reviewed and those in
+    conflict), found in one query: the report goes over them several times, in sample order."""
+    store = review.store
+    ids = [run_id for spot_check in review.spot_checks.values() for run_id in spot_check.runs]
+    store.resolve_ids(ids)
+    sampled = (store.row_of.get(run_id) for run_id in ids)
+    store.hold([*(row for row in sampled if row is not None), *review.states, *review.conflicts])
 
 
 def _unreviewed(args: argparse.Namespace, dataset: Any) -> Any:

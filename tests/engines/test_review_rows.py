@@ -96,6 +96,25 @@ def test_only_a_few_windows_are_kept_however_many_rows_are_read(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+def test_held_rows_are_read_once_each_and_are_the_rows_of_one_file(tmp_path: Path, kind: str) -> None:
+    runs = many_runs(WINDOW * (WINDOWS + 4))
+    write = write_jsonl if kind == "jsonl" else write_parquet
+    store = source_store(write(tmp_path / "lake" / f"a.{kind}", runs))
+    local = RunStore.load(write(tmp_path / f"one.{kind}", runs))
+    rows = [(at * 7919) % len(runs) for at in range(3 * (WINDOWS + 4))]  # a row in every window, in no order
+    reads: list[tuple[int, int]] = []
+    window = store.source.window
+    store.source.window = lambda start, stop: reads.append((start, stop)) or window(start, stop)  # type: ignore[method-assign]
+    store.hold(rows)
+    assert sorted(reads) == reads and all(stop == start + 1 for start, stop in reads)
+    assert len(reads) == len(set(rows))
+    for _ in range(3):  # a report's passes over its spot-checks, each in sample order
+        for row in rows:
+            assert row_of(store, row) == row_of(local, row), row
+    assert len(reads) == len(set(rows))  # never a window of WINDOW rows read again for them
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
 def test_a_run_id_is_found_at_its_first_valid_position(tmp_path: Path, kind: str) -> None:
     runs = many_runs(40)
     runs[30]["id"] = runs[5]["id"]  # a repeated id: two runs in a dataset, the first one found

@@ -189,6 +189,7 @@ class SourceStore:
         self.field_map = field_map or None
         self._count = 0
         self._windows: OrderedDict[int, RowWindow] = OrderedDict()
+        self._held: dict[int, RowWindow] = {}  # rows read on their own and kept (`hold`)
         self.ids = _Column(self, "ids")
         self.lines = _Column(self, "lines")
         self.file_label = _Column(self, "file_label")
@@ -218,6 +219,9 @@ class SourceStore:
 
     def window_of(self, row: int) -> RowWindow:
         """The window holding `row`, fetched if not kept (the oldest kept one then goes)."""
+        held = self._held.get(row)
+        if held is not None:
+            return held
         start = row - row % WINDOW
         window = self._windows.get(start)
         if window is None:
@@ -229,6 +233,15 @@ class SourceStore:
         else:
             self._windows.move_to_end(start)
         return window
+
+    def hold(self, rows: Iterable[int]) -> None:
+        """Read each of `rows` on its own, in the dataset's order, and keep it while the store
+        lives: a few runs read again and again in no order (a report's spot-checks, each pass in
+        sample order) are each read once, instead of a window of WINDOW rows for every read
+        once the kept windows are spent."""
+        for row in sorted(set(rows)):
+            if row not in self._held and 0 <= row < self._count:
+                self._held[row] = self.source.window(row, row + 1)
 
     @property
     def row_of(self) -> _RowOf:
