@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, docs_source, err, load_tag_set
+from .common import err
 from .dataset_review import dataset_review
 
 BASELINE_REFUSED = (
@@ -23,45 +23,25 @@ BASELINE_REFUSED = (
 )
 
 
-def run_dataset_report(args: argparse.Namespace) -> int:
-    from .. import __version__
-    from ..core.common.atomic import WriteRefused
-    from ..core.output.report import ReportError, ReportOptions, build_dataset_report, write_report
-    from ..core.review.records import JournalError
-    from ..core.review.tags import TagsError
-    from ..core.runs.corpus import DocsError
+def dataset_report(args: argparse.Namespace, tags: tuple[Any, ...], options: Any) -> Any:
+    """The figures of the report of the dataset `args.inputs` names (a core ReportData).
+    ReportError for what cannot be reported (a --baseline, a dataset or engine that cannot
+    be opened); JournalError for a journal that cannot be read."""
+    from ..core.output.report import ReportError, build_dataset_report
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
     from ..engines.results import EngineError
 
     if args.baseline is not None:
-        err(BASELINE_REFUSED)
-        return EXIT_UNREADABLE
+        raise ReportError(BASELINE_REFUSED)
     try:
-        tags = load_tag_set(args)
-        source = docs_source(args)
         engine = load_engine("duckdb")
         dataset = open_dataset(args.inputs)
         review = dataset_review(args, dataset) or _unreviewed(args, dataset)
         hold_reviewed_runs(review)
-        options = ReportOptions(
-            spot_checks=args.spot_check,
-            limit=args.limit,
-            docs=source.open() if source is not None else None,
-            field_map=args.field_map,
-            journal_spec=args.journal,
-            use_journal=not args.no_journal,
-            version=__version__,
-        )
-        data = build_dataset_report(review, tags, options, dataset_figures(engine, dataset, args, review))
-        written = write_report(data, args.output)
-    except (TagsError, DocsError, JournalError, ReportError, WriteRefused, DatasetError, EngineUnavailable,
-            EngineError) as exc:  # fmt: skip
-        err(str(exc))
-        return EXIT_UNREADABLE
-    for path in written:
-        err(f"wrote {path}")
-    return EXIT_INVALID if data.header.invalid else EXIT_OK
+        return build_dataset_report(review, tags, options, dataset_figures(engine, dataset, args, review))
+    except (DatasetError, EngineUnavailable, EngineError) as exc:
+        raise ReportError(str(exc)) from None
 
 
 def dataset_figures(engine: Any, dataset: Any, args: argparse.Namespace, review: Any) -> Any:

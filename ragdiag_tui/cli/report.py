@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, docs_source, err, load_tag_set, reviewed
-from .dataset_report import run_dataset_report
+from .dataset_report import dataset_report
 from .options import AddCommand, add_docs, add_file, add_journal, add_tags
 
 _EPILOG = (
@@ -90,8 +90,6 @@ def run_report(args: argparse.Namespace) -> int:
     except (ReportError, ChartsUnavailable) as exc:
         err(str(exc))
         return EXIT_UNREADABLE
-    if is_dataset(args):
-        return run_dataset_report(args)
     return _write(args)
 
 
@@ -114,7 +112,7 @@ def _write(args: argparse.Namespace) -> int:
     try:
         tags = load_tag_set(args)
         source = docs_source(args)
-        review = reviewed(args)
+        review = None if is_dataset(args) else reviewed(args)
         options = ReportOptions(
             spot_checks=args.spot_check,
             limit=args.limit,
@@ -125,7 +123,7 @@ def _write(args: argparse.Namespace) -> int:
             use_journal=not args.no_journal,
             version=__version__,
         )
-        data = build_report(review, tags, options)
+        data = dataset_report(args, tags, options) if review is None else build_report(review, tags, options)
         for warning in data.baseline.warnings if data.baseline else ():
             err(warning)
         written = write_report(data, args.output)
