@@ -15,7 +15,7 @@ import pytest
 from ragdiag_tui.cli import main
 from ragdiag_tui.core.review.journal import journal_path
 
-from ..core.report_files import DEMO, page
+from ..core.report_files import DEMO, DOCS, page
 
 pytest.importorskip("duckdb")
 pytest.importorskip("matplotlib")
@@ -35,11 +35,10 @@ def test_a_datasets_report_embeds_the_figures_and_conclusion_of_one_file_of_the_
     lake, one = lake_and_file(tmp_path, kind)
     review_lake(lake)
     shutil.copy(journal_path(lake), journal_path(one))
-    for name in ("lake", "one"):
-        code, err = report(capsys, lake if name == "lake" else one, "-o", tmp_path / f"{name}.html")
-        assert code == 0, err
-        code, err = report(capsys, lake if name == "lake" else one, "-o", tmp_path / f"{name}.md")
-        assert code == 0, err
+    for name, runs in (("lake", lake), ("one", one)):
+        for suffix in (".html", ".md"):
+            code, err = report(capsys, runs, "-o", tmp_path / f"{name}{suffix}", "--docs", DOCS)
+            assert code == 0, err
     from_lake, from_one = page(tmp_path / "lake.html").data(), page(tmp_path / "one.html").data()
     assert from_lake["stats"] == from_one["stats"]
     figures = from_lake["stats"]
@@ -58,6 +57,7 @@ def test_a_datasets_report_embeds_the_figures_and_conclusion_of_one_file_of_the_
     assert sentence in page(tmp_path / "lake.html").text
     markdown = (tmp_path / "lake.md").read_text(encoding="utf-8")
     assert sentence in markdown
+    assert "On-call must acknowledge a page within 5 minutes" in markdown  # a card's excerpt, from --docs
     named = (tmp_path / "one.md").read_text(encoding="utf-8").replace(f"one.{kind}", "lake")
     assert _body(markdown) == _body(named.replace("](one-", "](lake-"))
     assert (tmp_path / "lake.html").read_text(encoding="utf-8").count(json.dumps(figures)) == 1  # as written
