@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.analysis.stats import TOP_MISSED
 from ...core.runs.stages import STAGE_NAMES
 from ...core.runs.store import S_INVALID, label_value
 from ..dataset import Dataset
@@ -24,11 +25,9 @@ from .stats import tally_groups
 if TYPE_CHECKING:
     from ...core.review.state import Review
 
-TOP = 10  # most-missed documents in `stats --json`, as the local path lists them
-
 
 def reviewed_stats(
-    ds: Dataset, mapping: Any, review: Review, *, group_by: str | None = None, top: int = TOP
+    ds: Dataset, mapping: Any, review: Review, *, group_by: str | None = None, top: int = TOP_MISSED
 ) -> dict[str, Any]:
     """What `stats DATASET --json [--group-by FIELD]` prints with `review` applied (a review
     of the dataset read in place): each figure as one file of the same runs gives it."""
@@ -37,8 +36,9 @@ def reviewed_stats(
     group_of = _group_reader(group_by)
     store = review.store
     groups = {row: group_of(store.raw_text(row)) for row in _rows_of(review)}
+    unplaced = Tally()  # a run whose value SQL writes otherwise (a type of its own): all runs only
     for row in sorted(store.stage.changed):
-        _move(tallies[groups[row]], review, row)
+        _move(tallies.get(groups[row], unplaced), review, row)
     figures = {}
     for group, tally in tallies.items():
         tally.missed = +tally.missed  # a document no run misses any more is not listed
@@ -47,8 +47,9 @@ def reviewed_stats(
             figures[group], review, [row for row, of in groups.items() if of == group]
         )
     everything = Tally()
-    for tally in tallies.values():
+    for tally in (*tallies.values(), unplaced):
         everything.merge(tally)
+    everything.missed = +everything.missed
     overall = everything.to_json(top) | {"lucky_in_file": sum(in_files.values())}
     overall = _with_review(overall, review, list(groups))
     if not group_by:
