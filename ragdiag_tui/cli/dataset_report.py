@@ -62,13 +62,11 @@ def dataset_figures(engine: Any, dataset: Any, args: argparse.Namespace, review:
 
 
 def hold_reviewed_runs(review: Any) -> None:
-    """Read once each run the report reads (its spot-checks', the reviewed and those in
-    conflict), found in one query: the report goes over them several times, in sample order."""
+    """Read once each run the report reads (its spot-checks', found in one query; the reviewed
+    and those in conflict), which it goes over several times, in sample order."""
     store = review.store
-    ids = [run_id for spot_check in review.spot_checks.values() for run_id in spot_check.runs]
-    store.resolve_ids(ids)
-    sampled = (store.row_of.get(run_id) for run_id in ids)
-    store.hold([*(row for row in sampled if row is not None), *review.states, *review.conflicts])
+    store.resolve_ids(run_id for spot_check in review.spot_checks.values() for run_id in spot_check.runs)
+    store.hold([*review.states, *review.conflicts])
 
 
 def _unreviewed(args: argparse.Namespace, dataset: Any) -> Any:
@@ -81,5 +79,5 @@ def _unreviewed(args: argparse.Namespace, dataset: Any) -> Any:
         err("review journal ignored (--no-journal): the files' own labels")
     else:
         err(f"no review journal beside {dataset.root}: the files' own labels")
-    store = SourceStore(DatasetRows(dataset, args.field_map), args.field_map)
+    store = SourceStore(DatasetRows(dataset, args.field_map), args.field_map, hold_named=True)
     return open_review(str(dataset.root), args.field_map, store=store, use_journal=False)

@@ -32,7 +32,7 @@ def dataset_review(args: argparse.Namespace, dataset: Any) -> Any:
     spec = args.journal or os.environ.get(JOURNAL_ENV) or None
     if spec is None and not os.path.exists(journal_path(dataset.root)):
         return None
-    store = SourceStore(DatasetRows(dataset, args.field_map), args.field_map)
+    store = SourceStore(DatasetRows(dataset, args.field_map), args.field_map, hold_named=True)
     review = open_review(
         str(dataset.root),
         args.field_map,

@@ -114,6 +114,22 @@ def test_held_rows_are_read_once_each_and_are_the_rows_of_one_file(tmp_path: Pat
     assert len(reads) == len(set(rows))  # never a window of WINDOW rows read again for them
 
 
+def test_a_store_holding_named_runs_reads_each_run_a_journal_names_once(tmp_path: Path) -> None:
+    runs = many_runs(WINDOW * (WINDOWS + 4))
+    lake = write_jsonl(tmp_path / "lake" / "a.jsonl", runs)
+    store = SourceStore(DatasetRows(open_dataset([str(lake)])), hold_named=True)
+    assert store.read()
+    reads: list[tuple[int, int]] = []
+    window = store.source.window
+    store.source.window = lambda start, stop: reads.append((start, stop)) or window(start, stop)  # type: ignore[method-assign]
+    named = [runs[(at * 7919) % len(runs)]["id"] for at in range(3 * (WINDOWS + 4))]
+    store.resolve_ids(iter(named))  # as a review's replay names its journal's runs, once
+    assert len(reads) == len(set(named)) and all(stop == start + 1 for start, stop in reads)
+    for _ in range(3):
+        assert [store.ids[store.row_of[run_id]] for run_id in named] == named
+    assert len(reads) == len(set(named))
+
+
 @pytest.mark.parametrize("kind", ["jsonl", "parquet"])
 def test_a_run_id_is_found_at_its_first_valid_position(tmp_path: Path, kind: str) -> None:
     runs = many_runs(40)

@@ -183,10 +183,16 @@ class SourceStore:
     in_place = True
     """A dataset read in place: views, filters, sorts and whole-file figures are not the store's."""
 
-    def __init__(self, source: RowSource, field_map: FieldMap | None = None) -> None:
+    def __init__(
+        self, source: RowSource, field_map: FieldMap | None = None, *, hold_named: bool = False
+    ) -> None:
         self.source = source
         self.path = source.path
         self.field_map = field_map or None
+        self.hold_named = hold_named
+        """Keep each run a review names (`resolve_ids`: its journal's, its spot-checks') read on its
+        own (`hold`): for a command that reads them again and again in the journal's order, then
+        ends (stats, report, export DATASET). The app keeps its memory to its windows."""
         self._count = 0
         self._windows: OrderedDict[int, RowWindow] = OrderedDict()
         self._held: dict[int, RowWindow] = {}  # rows read on their own and kept (`hold`)
@@ -250,7 +256,11 @@ class SourceStore:
 
     def resolve_ids(self, ids: Iterable[str]) -> None:
         """Find the rows of many run ids at once (a journal's), so each is not one query."""
+        ids = tuple(ids)
         self._row_of.resolve(ids)
+        if self.hold_named:
+            found = (self._row_of.known.get(run_id) for run_id in ids)
+            self.hold(row for row in found if row is not None)
 
     def tally(self) -> SourceTally:
         """The source's stage counts over every row (slow: the app runs it in a worker)."""

@@ -35,7 +35,9 @@ def reviewed_stats(
     in_files = {group: tally.lucky for group, tally in tallies.items()}  # lucky_in_file: the files'
     group_of = _group_reader(group_by)
     store = review.store
-    groups = {row: group_of(store.raw_text(row)) for row in _rows_of(review)}
+    rows = _rows_of(review)
+    store.hold(rows)  # each read once, not a window of rows each (SourceStore.hold)
+    groups = {row: group_of(store.raw_text(row)) for row in sorted(rows)}
     unplaced = Tally()  # a run whose value SQL writes otherwise (a type of its own): all runs only
     for row in sorted(store.stage.changed):
         _move(tallies.get(groups[row], unplaced), review, row)
