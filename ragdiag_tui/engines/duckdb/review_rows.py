@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.analysis.sampling import Sample
+from ...core.analysis.source_sorting import SourceOrder, SourceSort
 from ...core.analysis.source_views import SourceQuery
 from ...core.runs import parquet_runs
 from ...core.runs.mapping import FieldMap
@@ -35,6 +36,15 @@ from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
 from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
+from .review_order import (
+    CODES_KEYS,
+    answer,
+    exact_pairs,
+    files_order,
+    order_sql,
+    question_plans,
+    wanted_table,
+)
 from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
@@ -290,6 +300,34 @@ class DatasetRows:
                     exact_positions(runs, self._starts[at], query, found)
         from_sql = sql_positions(self.ds, plans, self._starts_sql(), query)
         return array("q", heapq.merge(found, from_sql)) if found and from_sql else found or from_sql
+
+    def order_positions(self, request: SourceSort) -> SourceOrder:
+        """The runs a sort orders (review_order.py): the kept codes' or the files' SQL, and the
+        exact path's files keyed run by run."""
+        self.count()
+        assert self._files is not None
+        column = request.column
+        plans = self._plans()
+        if column == "question" and self.ds.format == "parquet":
+            plans = question_plans(self.ds.files, self.field_map)
+        pairs: list[tuple[Any, int]] = []
+        with self._lock:
+            for at, sql_plan in enumerate(plans):
+                if sql_plan is None:
+                    file = self._files[at]
+                    name = self.ds.relative(file.path)
+                    runs = runs_of(file.records(0, file.count), name, self.ds.format, self.field_map)
+                    exact_pairs(runs, self._starts[at], request, pairs)
+        groups = grouped_files(self.ds.files, plans)
+        table = None
+        if groups and column in CODES_KEYS:
+            codes = self._codes()
+            assert codes is not None
+            table = codes.query(order_sql(request), wanted_table(request))
+        elif groups:
+            scan = runs_sql(self.ds, groups, int(column == "question"))
+            table = files_order(request, scan, self._starts_sql())
+        return answer(request, table, pairs)
 
     def check_draw(self, view: str, filter_text: str, n: int | str) -> None:
         """Raise ValueError for what `draw_sample` cannot draw, before its scan."""
