@@ -25,6 +25,7 @@ from typing import Any
 from ...core.analysis.sampling import Sample
 from ...core.analysis.source_sorting import SourceOrder, SourceSort
 from ...core.analysis.source_views import SourceQuery
+from ...core.analysis.stratify import StrataPlan
 from ...core.runs import parquet_runs
 from ...core.runs.mapping import FieldMap
 from ...core.runs.row_source import RowWindow, SourceTally
@@ -32,6 +33,7 @@ from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
 from ..results import check_draw, filter_words, parse_filters
+from ..strata import check_strata
 from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
@@ -49,6 +51,7 @@ from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
 from .stats import exact_tallies
+from .stratified import stratified_draw
 
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
@@ -329,10 +332,13 @@ class DatasetRows:
             table = files_order(request, scan, self._starts_sql())
         return answer(request, table, pairs)
 
-    def check_draw(self, view: str, filter_text: str, n: int | str) -> None:
-        """Raise ValueError for what `draw_sample` cannot draw, before its scan."""
+    def check_draw(self, view: str, filter_text: str, n: int | str, strata: StrataPlan | None = None) -> None:
+        """Raise ValueError for what `draw_sample` (with `strata`, `draw_stratified`) cannot
+        draw, before its scan."""
         parse_filters(filter_text)
         check_draw(view, n)
+        if strata is not None:
+            check_strata(strata)
 
     def draw_sample(self, view: str, filter_text: str, n: int | str, margin: float, seed: int) -> Sample:
         """A spot-check drawn as `sample DATASET --view VIEW --filter TEXT -n N --seed S` draws
@@ -346,6 +352,19 @@ class DatasetRows:
         return Sample(
             view, filter_words(terms), seed, draw.population, ids, margin=margin if n == "auto" else None
         )
+
+    def draw_stratified(
+        self, view: str, filter_text: str, n: int | str, margin: float, seed: int, strata: StrataPlan
+    ) -> Sample:
+        """A stratified spot-check drawn as `sample DATASET --strata ...` draws it; SampleError
+        for strata a dataset cannot have (`tag:KEY`)."""
+        self.check_draw(view, filter_text, n, strata)
+        terms = parse_filters(filter_text)
+        draw, record, served = stratified_draw(
+            self.ds, self.field_map, view=view, filters=terms, n=n, margin=margin, seed=seed, strata=strata
+        )
+        ids = tuple(candidate[3] for candidate in served)
+        return Sample(view, filter_words(terms), seed, draw.population, ids, record, strata.margin)
 
     def _starts_sql(self) -> str:
         """Each file's name and first position, as SQL VALUES."""

@@ -180,22 +180,29 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
     def _start_stratified(self, size: int | str, margin: float, seed: int, by: str) -> None:
         """A stratified draw (core.stratify), priors for Neyman from an earlier spot-check of
         the view and field; it may stop at the margin."""
+        planned = self._strata_plan(size, margin, by)
+        if planned is None:
+            return
+        name, plan = planned
+        review, view, query = self.review, self.view, self.filter_text
+        self._begin(name, seed, lambda: draw_stratified(review, view, size, seed, plan, query))
+
+    def _strata_plan(self, size: int | str, margin: float, by: str) -> tuple[str, StrataPlan] | None:
+        """The stratified draw's name and plan from the form, or None (the reason shown)."""
         allocation = self._value("sample-allocation").lower() or "proportional"
         if allocation not in ALLOCATIONS:
             self._refuse(f"Allocation is one of {', '.join(ALLOCATIONS)}.")
-            return
+            return None
         if not self.population:
             self._refuse("Nothing to draw: the view and filter hold no runs.")
-            return
+            return None
         sizes = f"{size}" if size != "auto" else "auto"
         name = self._value("sample-name") or f"{self.view}-{sizes}-by-{by}"
         if name in self.taken:
             self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
-            return
+            return None
         priors = earlier_rates(self.review, self.view, by) if allocation == "neyman" else None
-        plan = StrataPlan(by, allocation, priors, margin)
-        review, view, query = self.review, self.view, self.filter_text
-        self._begin(name, seed, lambda: draw_stratified(review, view, size, seed, plan, query))
+        return name, StrataPlan(by, allocation, priors, margin)
 
     @property
     def working(self) -> bool:
