@@ -10,6 +10,7 @@ looks only among the runs that matched before.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -119,12 +120,17 @@ class RunIndex:
         return self.screen.sort_direction == FILE_ORDER and self.screen.spot_check is None
 
     def sorted_rows(self, rows: list[int]) -> list[int]:
-        """`rows` (in file order) in the order the reviewer chose (a dataset's few: a spot-check's)."""
+        """`rows` (in file order) in the order the reviewer chose. Over a dataset only a
+        spot-check's few are sorted here; a view's order is the engine's (`show_every_run`), and
+        a run brought into it stays where it was put."""
         screen = self.screen
         if screen.sort_direction == FILE_ORDER or screen.review is None:
             return rows
-        sort = sort_few if screen.store.in_place else sort_rows
-        return sort(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
+        if not screen.store.in_place:
+            return sort_rows(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
+        if screen.spot_check is None:
+            return rows
+        return sort_few(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
 
     def order_text(self) -> str | None:
         """The order shown in the filter bar, e.g. 'stage ▼'; None in file order."""
@@ -296,10 +302,11 @@ class RunIndex:
     def bring_into_view(self, row: int) -> None:
         """Put the cursor on `row`, adding it to the index if the filter hides it."""
         self.release_sticky(row)
-        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
+        rows = self.rows
         in_file_order = self.in_file_order
         at = position_of(rows, row, in_file_order)
         if at is None:
+            rows = rows if isinstance(rows, (list, array)) else list(rows)  # a dataset's: no copy
             rows.insert(bisect_left(rows, row) if in_file_order else len(rows), row)
             rows = self.sorted_rows(rows)
             at = position_of(rows, row, in_file_order)
