@@ -12,7 +12,7 @@ import pytest
 
 from ragdiag_tui.core.analysis.filtering import filter_rows, parse_query
 from ragdiag_tui.core.analysis.sorting import ASCENDING, DESCENDING, SORT_COLUMNS, sort_rows
-from ragdiag_tui.core.analysis.source_sorting import order_request, ordered_rows, sort_few
+from ragdiag_tui.core.analysis.source_sorting import finish_order, plan_order, sort_few
 from ragdiag_tui.core.analysis.source_views import filtered_rows, source_query, with_review
 from ragdiag_tui.core.review.state import Review, open_review
 from ragdiag_tui.core.runs.source_store import SourceStore
@@ -63,9 +63,9 @@ def lake_rows(review: Review, view: str, text: str):
 def lake_order(review: Review, view: str, text: str, column: str, direction: int) -> list[str]:
     store = review.store
     rows = lake_rows(review, view, text)
-    request = order_request(store, review, rows, column, direction)
-    answer = None if request is None else (request, store.source.order_positions(request))  # type: ignore[attr-defined]
-    return [store.ids[row] for row in ordered_rows(store, review, rows, column, direction, answer)]
+    plan = plan_order(store, review, rows, column, direction)
+    order = None if plan.request is None else store.source.order_positions(plan.request)  # type: ignore[attr-defined]
+    return [store.ids[row] for row in finish_order(plan, order)]
 
 
 def file_order(review: Review, view: str, text: str, column: str, direction: int) -> list[str]:

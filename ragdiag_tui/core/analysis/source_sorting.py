@@ -86,43 +86,52 @@ def _within(rows: Sequence[int], wanted: Iterable[int]) -> list[int]:
     return inside
 
 
-def order_request(
-    store: Any, review: Review, rows: Sequence[int], column: str, direction: int
-) -> SourceSort | None:
-    """What the engine must order for `rows` (a view's, in dataset order) sorted by `column`;
-    None when the review alone orders them (`ordered_rows` with no order)."""
-    if column not in ENGINE_COLUMNS or (review.blind and column in BLIND_COLUMNS):
-        return None
-    every = isinstance(rows, range) and rows == range(len(store))
-    positions = None if every else found_rows(rows)
-    skip = tuple(_within(rows, changed_rows(store, review))) if column in MERGED_COLUMNS else ()
-    return SourceSort(column, direction == DESCENDING, positions, skip)
+@dataclass(frozen=True, slots=True)
+class SortPlan:
+    """A dataset's sort, planned on the main thread (`plan_order`: the review read once) and
+    finished anywhere (`finish_order`, a worker's: arrays only): the view's `rows` in dataset
+    order, what the engine orders (`request`; None: nothing), the runs the review touched with
+    their keys now (`put`) and, for a column only the review holds, every other run's key
+    (`base`); in blind mode, the runs this reviewer labelled already in order (`first`)."""
+
+    rows: Sequence[int]
+    descending: bool
+    request: SourceSort | None
+    put: tuple[tuple[Any, int], ...] = ()
+    base: Any = None
+    first: tuple[int, ...] | None = None
 
 
-def ordered_rows(
-    store: Any,
-    review: Review,
-    rows: Sequence[int],
-    column: str,
-    direction: int,
-    answer: tuple[SourceSort, SourceOrder] | None = None,
-) -> array[int]:
-    """`rows` (a view's, in dataset order) sorted by `column` in `direction` as one file's are:
-    the engine's order for a request (`order_request`) with the runs it skipped put in, or
-    (no `answer`) the review's own."""
+def plan_order(store: Any, review: Review, rows: Sequence[int], column: str, direction: int) -> SortPlan:
+    """How `rows` (a view's, in dataset order) are sorted by `column` in `direction` as one
+    file's are (see the module's docstring)."""
     descending = direction == DESCENDING
-    if answer is not None:
-        request, order = answer
-        return _merged(order, request.skip, row_key(store, review, column), descending)
     touched = _within(rows, changed_rows(store, review))
     if review.blind and column in BLIND_COLUMNS:  # this reviewer's labelled runs, then the rest
         revealed = [row for row in touched if review.revealed(row)]
-        first = array("q", sort_few(store, review, revealed, column, direction))
-        rest = _without(rows, revealed)
-        return rest + first if descending else first + rest
-    rest = _without(rows, touched)
-    blocks = [(REVIEW_KEYS[column], len(rest))] if rest else []
-    return _merged(SourceOrder(rest, blocks), touched, row_key(store, review, column), descending)
+        first = tuple(sort_few(store, review, revealed, column, direction))
+        return SortPlan(rows, descending, None, first=first)
+    key = row_key(store, review, column)
+    if column in REVIEW_KEYS:
+        return SortPlan(
+            rows, descending, None, tuple((key(row), row) for row in touched), REVIEW_KEYS[column]
+        )
+    every = isinstance(rows, range) and rows == range(len(store))
+    skip = tuple(touched) if column in MERGED_COLUMNS else ()
+    request = SourceSort(column, descending, None if every else found_rows(rows), skip)
+    return SortPlan(rows, descending, request, tuple((key(row), row) for row in skip))
+
+
+def finish_order(plan: SortPlan, order: SourceOrder | None) -> array[int]:
+    """The rows in order: the engine's `order` for `plan.request` with the touched runs put in."""
+    if plan.first is not None:
+        first = array("q", plan.first)
+        rest = _without(plan.rows, sorted(plan.first))
+        return rest + first if plan.descending else first + rest
+    if order is None:
+        rest = _without(plan.rows, [row for _, row in plan.put])
+        order = SourceOrder(rest, [(plan.base, len(rest))] if rest else [])
+    return _merged(order, plan.put, plan.descending)
 
 
 def _without(rows: Sequence[int], taken: Sequence[int]) -> array[int]:
@@ -135,24 +144,29 @@ def _without(rows: Sequence[int], taken: Sequence[int]) -> array[int]:
     return kept
 
 
-def _merged(order: SourceOrder, rows: Iterable[int], key: Key, descending: bool) -> array[int]:
-    """`order`'s positions with each of `rows` put into its key's block at its dataset place
-    (a block of its own where no run has its key yet); the order's arrays are changed."""
+def _merged(order: SourceOrder, put: Sequence[tuple[Any, int]], descending: bool) -> array[int]:
+    """`order`'s positions with each (key, row) of `put` in its key's block at its dataset
+    place (between the blocks, in key order, where no run has its key), in one copy."""
     positions, blocks = order.positions, order.blocks
-    for row in rows:
-        value, start = key(row), 0
-        for index, (block, count) in enumerate(blocks):
-            if block == value:
-                place = bisect_left(positions, row, start, start + count)
-                blocks[index] = (block, count + 1)
-                break
-            if (value > block) if descending else (value < block):
-                place = start
-                blocks.insert(index, (value, 1))
-                break
-            start += count
+    if not put:
+        return positions
+    spans, start = {}, 0
+    for block, count in blocks:
+        spans[block] = (start, start + count)
+        start += count
+    places = []
+    for value, row in put:
+        if value in spans:
+            place = bisect_left(positions, row, *spans[value])
         else:
-            place = start
-            blocks.append((value, 1))
-        positions.insert(place, row)
-    return positions
+            place = sum(count for block, count in blocks if (block > value if descending else block < value))
+        places.append((place, -value if descending else value, row))
+    places.sort()
+    merged, done = array("q"), 0
+    data = memoryview(positions).cast("B")
+    for place, _, row in places:
+        merged.frombytes(data[done * 8 : place * 8])
+        merged.append(row)
+        done = place
+    merged.frombytes(data[done * 8 :])
+    return merged

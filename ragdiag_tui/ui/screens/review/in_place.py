@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.worker import get_current_worker
 
-from ....core.analysis.source_sorting import order_request, ordered_rows
+from ....core.analysis.source_sorting import finish_order, plan_order
 from ....core.analysis.source_views import (
     REVIEW_VIEWS,
     SourceQuery,
@@ -142,19 +142,17 @@ def find_order(
     found: Callable[[Sequence[int]], None],
 ) -> None:
     """`rows` of a dataset (a view's, in dataset order) sorted by `column` as one file's are
-    (`source_sorting`): ordered by the engine in a worker, the runs the review touched put in on
-    the main thread; `found(rows)` shows them. The columns only the review holds need no engine."""
+    (`source_sorting`): planned here (the review read once), ordered by the engine in a worker,
+    the runs the review touched put in there too; `found(rows)` shows them."""
     store, review = screen.store, screen.review
     assert review is not None
-    request = order_request(store, review, rows, column, direction)
-    if request is None:
-        found(ordered_rows(store, review, rows, column, direction))
-        return
+    plan = plan_order(store, review, rows, column, direction)
 
-    def shown(order: Any) -> None:
-        found(ordered_rows(store, review, rows, column, direction, (request, order)))
+    def work() -> Sequence[int]:
+        order = None if plan.request is None else store.source.order_positions(plan.request)  # type: ignore[attr-defined]
+        return finish_order(plan, order)
 
-    _ask_source(screen, lambda: store.source.order_positions(request), shown, "order")  # type: ignore[attr-defined]
+    _ask_source(screen, work, found, "order")
 
 
 def _ask_source(
