@@ -51,6 +51,8 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
     """Size or margin, seed and name of a new spot-check; enter draws, escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    STRATA_HINT = "none, or a field, stage, tag:KEY"
+    """What the Strata box takes (a dataset's takes no tag:KEY)."""
 
     def __init__(self, store: RunStore, review: Review, view: str, query: str, taken: Set[str]) -> None:
         super().__init__(classes="dialog")
@@ -90,9 +92,7 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                 yield InOrderInput("0.05", id="sample-margin", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Strata", classes="form-label", markup=False)
-                yield InOrderInput(
-                    placeholder="none, or a field, stage, tag:KEY", id="sample-strata", compact=True
-                )
+                yield InOrderInput(placeholder=self.STRATA_HINT, id="sample-strata", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Allocation", classes="form-label", markup=False)
                 yield InOrderInput("proportional", id="sample-allocation", compact=True)

@@ -19,6 +19,8 @@ class DatasetSampleDialog(SampleDialog):
     """`SampleDialog` whose draw asks the dataset's source (`draw_sample`); `shown` is how many
     runs the table shows for the view and filter (the population is the engine's count)."""
 
+    STRATA_HINT = "none, or a field, stage"
+
     def __init__(
         self, store: Any, review: Review, view: str, query: str, taken: Set[str], shown: int
     ) -> None:
