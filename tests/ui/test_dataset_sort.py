@@ -13,7 +13,7 @@ from ragdiag_tui.core.analysis.filtering import filter_rows
 from ragdiag_tui.core.analysis.sorting import ASCENDING, DESCENDING, FILE_ORDER, SORT_COLUMNS, sort_rows
 from ragdiag_tui.core.review.state import Review, open_review
 
-from .helpers import burst, loaded, record_notifications, screen_text, wait_until
+from .helpers import burst, loaded, record_notifications, screen_text, table_lines, wait_until
 from .test_dataset_review import SIZE, lake_app, write_lake
 
 pytest.importorskip("duckdb")
@@ -98,3 +98,19 @@ async def test_sort_keys_typed_in_a_burst_over_a_lake_end_in_the_order_they_name
         want = expected_ids(local, "all", "pto", "from", DESCENDING)
         await wait_until(pilot, lambda: shown_ids(screen) == want, "the filter by where the label comes from")
         assert f"{len(want)} of {len(local.store)} shown" in screen_text(app)
+
+
+async def test_a_click_on_a_title_sorts_a_lake_by_that_column(tmp_path: Path) -> None:
+    lake, one = write_lake(tmp_path, "parquet")
+    local = open_review(one, reviewer="ann")
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        header = table_lines(pilot)[0]
+        await pilot.click("#runs", offset=(header.index("miss") + 1, 0))
+        want = expected_ids(local, "all", "", "missing", ASCENDING)
+        await wait_until(pilot, sorted_as(screen, "missing", ASCENDING, want), "sorted by missing")
+        await pilot.click("#runs", offset=(header.index("miss") + 1, 0))
+        want = expected_ids(local, "all", "", "missing", DESCENDING)
+        await wait_until(pilot, sorted_as(screen, "missing", DESCENDING, want), "missing, descending")
+        assert "▼" in table_lines(pilot)[0]  # the header says the order, as over a file
