@@ -31,6 +31,7 @@ ODD_RUNS = [
     {"id": "run-bad", "question": "invalid", "required": ["a"], "context": ["a", None], "correct": True},
     {"id": "run-open", "question": "", "required": [], "context": [], "correct": True},
     {"id": "Run-1", "required": ["x"], "context": ["x", "y"], "correct": False},
+    {"id": "run-gap", "question": "no label", "required": ["a", "b"], "context": ["a"]},  # a label error
 ]
 ODD_RUNS[0]["correct"] = True
 VIEWS = [("all", ""), ("retrieval", ""), ("all", "pto"), ("unreviewed", "model:gpt")]
@@ -89,6 +90,7 @@ def change_both(reviews: tuple[Review, ...]) -> None:
         review.set_label(row_of["run-0002"], True)  # generation to pass
         review.set_label(row_of["run-ÉTÉ"], False)  # no longer lucky
         review.set_label(row_of["Run-1"], True)
+        review.set_label(row_of["run-gap"], True)  # a label error now misses a document: lucky
         review.set_tags(row_of["run-0005"], ["wrong-doc"])  # tagged, not reviewed
         review.set_note(row_of["run-0009"], "look again")
 
