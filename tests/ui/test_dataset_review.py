@@ -174,15 +174,21 @@ async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> Non
         await pilot.press("slash", *"tag:x")  # a reason tag's filter: the review's, not the engine's
         await wait_until(pilot, lambda: len(said) >= 1, "the filter's notice")
         assert screen.search == "" and len(screen.rows) == len(demo_runs())
-        await pilot.press("escape", "o")  # a sort
-        await wait_until(pilot, lambda: len(said) >= 2, "the sort's notice")
-        assert screen.view == "all" and len(screen.rows) == len(demo_runs())
+        await pilot.press("escape", "R", "slash", "p")  # the review's own view with a filter
+        await wait_until(pilot, lambda: len(said) >= 2, "the second filter's notice")
+        assert screen.view == "all" and screen.search == "" and len(screen.rows) == len(demo_runs())
+        await pilot.press("escape", "o")  # a sort: the engine's, no notice
+        await wait_until(
+            pilot,
+            lambda: list(screen.rows) == sorted(screen.rows, key=screen.store.ids.__getitem__),
+            "the sort",
+        )
         await pilot.press("s")  # the statistics, and their report (`report DATASET` writes it)
         await wait_until(pilot, lambda: type(app.screen).__name__ == "StatisticsScreen", "the statistics")
         await pilot.press("r")
         await wait_until(pilot, lambda: len(said) >= 3, "the report's notice")
     texts = [text for text, _ in said]
-    refusal = "Sorts, the missing-document filter, tag: terms and the review's own views with a filter: "
+    refusal = "The missing-document filter, tag: terms and the review's own views with a filter: "
     refusal += "not available while reviewing a dataset"
     assert sum(refusal in text for text in texts) == 2
     assert "`ragdiag-tui report DATASET -o OUT.html`" in texts[2]

@@ -112,11 +112,14 @@ def _sort_key(store: RunStore, review: Review, column: str) -> Key:
     raise ValueError(f"unknown sort column: {column}")
 
 
-def sort_rows(store: RunStore, review: Review, rows: Sequence[int], column: str, direction: int) -> list[int]:
-    """`rows` ordered by `column` (ASCENDING or DESCENDING; FILE_ORDER: row order)."""
+def sort_rows(
+    store: RunStore, review: Review, rows: Sequence[int], column: str, direction: int, key: Key | None = None
+) -> list[int]:
+    """`rows` ordered by `column` (ASCENDING or DESCENDING; FILE_ORDER: row order); `key`, when
+    given, is `sort_key`'s or one giving the same order (a dataset's, which ranks no column)."""
     if direction == FILE_ORDER:
         return sorted(rows)
-    key = sort_key(store, review, column)
+    key = key or sort_key(store, review, column)
     if column in METRIC_COLUMNS:  # undefined (NaN) last either way: "no figure" is no extreme
         undefined = [row for row in rows if key(row) != key(row)]
         rows = [row for row in rows if key(row) == key(row)]

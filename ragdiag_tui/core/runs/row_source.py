@@ -105,3 +105,8 @@ class RowSource(Protocol):
         """The positions of the runs a `source_views.SourceQuery` finds, in order (slow: every
         run is read)."""
         ...
+
+    def order_positions(self, request: Any) -> Any:
+        """The positions a `source_sorting.SourceSort` orders, in its order, as a
+        `source_sorting.SourceOrder` (slow: every run is read)."""
+        ...

@@ -94,6 +94,19 @@ class StageCodes:
         with self._lock:
             return dict(self._table().execute(_COUNTED, [docs]).fetchall())
 
+    def query(self, sql: str, tables: dict[str, Any]) -> Any:
+        """A query of the kept table (`__codes`) as an Arrow table, `tables` (Arrow) registered
+        under their names for it."""
+        with self._lock:
+            con = self._table()
+            for name, table in tables.items():
+                con.register(name, table)
+            try:
+                return arrow_batches(con, sql).read_all()
+            finally:
+                for name in tables:
+                    con.unregister(name)
+
     def close(self) -> None:
         with self._lock:
             self._con = None

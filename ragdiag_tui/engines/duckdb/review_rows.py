@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ...core.analysis.sampling import Sample
+from ...core.analysis.source_sorting import SourceOrder, SourceSort
 from ...core.analysis.source_views import SourceQuery
+from ...core.analysis.stratify import StrataPlan
 from ...core.runs import parquet_runs
 from ...core.runs.mapping import FieldMap
 from ...core.runs.row_source import RowWindow, SourceTally
@@ -31,14 +33,25 @@ from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
 from ..results import check_draw, filter_words, parse_filters
+from ..strata import check_strata
 from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
 from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
+from .review_order import (
+    CODES_KEYS,
+    answer,
+    exact_pairs,
+    files_order,
+    order_sql,
+    question_plans,
+    wanted_table,
+)
 from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
 from .stats import exact_tallies
+from .stratified import stratified_draw
 
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
@@ -291,10 +304,41 @@ class DatasetRows:
         from_sql = sql_positions(self.ds, plans, self._starts_sql(), query)
         return array("q", heapq.merge(found, from_sql)) if found and from_sql else found or from_sql
 
-    def check_draw(self, view: str, filter_text: str, n: int | str) -> None:
-        """Raise ValueError for what `draw_sample` cannot draw, before its scan."""
+    def order_positions(self, request: SourceSort) -> SourceOrder:
+        """The runs a sort orders (review_order.py): the kept codes' or the files' SQL, and the
+        exact path's files keyed run by run."""
+        self.count()
+        assert self._files is not None
+        column = request.column
+        plans = self._plans()
+        if column == "question" and self.ds.format == "parquet":
+            plans = question_plans(self.ds.files, self.field_map)
+        pairs: list[tuple[Any, int]] = []
+        with self._lock:
+            for at, sql_plan in enumerate(plans):
+                if sql_plan is None:
+                    file = self._files[at]
+                    name = self.ds.relative(file.path)
+                    runs = runs_of(file.records(0, file.count), name, self.ds.format, self.field_map)
+                    exact_pairs(runs, self._starts[at], request, pairs)
+        groups = grouped_files(self.ds.files, plans)
+        table = None
+        if groups and column in CODES_KEYS:
+            codes = self._codes()
+            assert codes is not None
+            table = codes.query(order_sql(request), wanted_table(request))
+        elif groups:
+            scan = runs_sql(self.ds, groups, int(column == "question"))
+            table = files_order(request, scan, self._starts_sql())
+        return answer(request, table, pairs)
+
+    def check_draw(self, view: str, filter_text: str, n: int | str, strata: StrataPlan | None = None) -> None:
+        """Raise ValueError for what `draw_sample` (with `strata`, `draw_stratified`) cannot
+        draw, before its scan."""
         parse_filters(filter_text)
         check_draw(view, n)
+        if strata is not None:
+            check_strata(strata)
 
     def draw_sample(self, view: str, filter_text: str, n: int | str, margin: float, seed: int) -> Sample:
         """A spot-check drawn as `sample DATASET --view VIEW --filter TEXT -n N --seed S` draws
@@ -308,6 +352,19 @@ class DatasetRows:
         return Sample(
             view, filter_words(terms), seed, draw.population, ids, margin=margin if n == "auto" else None
         )
+
+    def draw_stratified(
+        self, view: str, filter_text: str, n: int | str, margin: float, seed: int, strata: StrataPlan
+    ) -> Sample:
+        """A stratified spot-check drawn as `sample DATASET --strata ...` draws it; SampleError
+        for strata a dataset cannot have (`tag:KEY`)."""
+        self.check_draw(view, filter_text, n, strata)
+        terms = parse_filters(filter_text)
+        draw, record, served = stratified_draw(
+            self.ds, self.field_map, view=view, filters=terms, n=n, margin=margin, seed=seed, strata=strata
+        )
+        ids = tuple(candidate[3] for candidate in served)
+        return Sample(view, filter_words(terms), seed, draw.population, ids, record, strata.margin)
 
     def _starts_sql(self) -> str:
         """Each file's name and first position, as SQL VALUES."""

@@ -75,6 +75,11 @@ def _is_string(kind: pa.DataType) -> bool:
     return pa.types.is_string(kind) or pa.types.is_large_string(kind) or _is_view(kind)
 
 
+def is_string_type(kind: pa.DataType) -> bool:
+    """Whether a column of type `kind` holds strings (plain, large, a view, or dictionary-encoded)."""
+    return _is_string(kind)
+
+
 def _is_view(kind: pa.DataType) -> bool:
     return getattr(pa.types, "is_string_view", lambda _: False)(kind)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...core.analysis.stratify import StrataPlan
 from ...core.common.atomic import open_output
+from ...core.review.records import Strata
 from ...core.runs.mapping import FieldMap
 from ...core.runs.parquet_runs import plain_row
 from ..dataset import Dataset
@@ -48,6 +49,30 @@ def stratified_sample(
     strata: StrataPlan,
 ) -> SampleSummary:
     """Each stratum's n_h runs of smallest key (see the module), written as served."""
+    draw, record, served = stratified_draw(
+        ds, mapping, view=view, filters=filters, n=n, margin=margin, seed=seed, strata=strata
+    )
+    if served:
+        with open_output(out) as handle:
+            for _, _, _, run_id, payload in served:
+                handle.write(run_line(payload, run_id, mapping) + b"\n")
+    ids = tuple(run_id for _, _, _, run_id, _ in served)
+    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid, record)
+
+
+def stratified_draw(
+    ds: Dataset,
+    mapping: FieldMap | None,
+    *,
+    view: str,
+    filters: Sequence[Filter],
+    n: int | str,
+    margin: float = 0.05,
+    seed: int,
+    strata: StrataPlan,
+) -> tuple[Draw, Strata, list[Any]]:
+    """The draw `stratified_sample` writes: what it counted, its strata's record, and the
+    drawn candidates (key, file, line, run id, row) as served (the app's `D` records their ids)."""
     check_draw(view, n)
     check_strata(strata)
     draw = Draw(view, field_terms(filters), n, margin, seed)
@@ -65,12 +90,7 @@ def stratified_sample(
     if tally.short(sizes):
         _gather(exact, queries, ds, mapping, draw, tally, strata.by, counting=False)
     record, served = tally.drawn(sizes, strata)
-    if served:
-        with open_output(out) as handle:
-            for _, _, _, run_id, payload in served:
-                handle.write(run_line(payload, run_id, mapping) + b"\n")
-    ids = tuple(run_id for _, _, _, run_id, _ in served)
-    return SampleSummary(view, draw.filters, seed, draw.population, ids, str(out), draw.invalid, record)
+    return draw, record, served
 
 
 def _gather(

@@ -51,6 +51,8 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
     """Size or margin, seed and name of a new spot-check; enter draws, escape cancels."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    STRATA_HINT = "none, or a field, stage, tag:KEY"
+    """What the Strata box takes (a dataset's takes no tag:KEY)."""
 
     def __init__(self, store: RunStore, review: Review, view: str, query: str, taken: Set[str]) -> None:
         super().__init__(classes="dialog")
@@ -90,9 +92,7 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
                 yield InOrderInput("0.05", id="sample-margin", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Strata", classes="form-label", markup=False)
-                yield InOrderInput(
-                    placeholder="none, or a field, stage, tag:KEY", id="sample-strata", compact=True
-                )
+                yield InOrderInput(placeholder=self.STRATA_HINT, id="sample-strata", compact=True)
             with Horizontal(classes="form-row"):
                 yield Static("Allocation", classes="form-label", markup=False)
                 yield InOrderInput("proportional", id="sample-allocation", compact=True)
@@ -180,22 +180,29 @@ class SampleDialog(ModalScreen[tuple[str, Sample] | None]):
     def _start_stratified(self, size: int | str, margin: float, seed: int, by: str) -> None:
         """A stratified draw (core.stratify), priors for Neyman from an earlier spot-check of
         the view and field; it may stop at the margin."""
+        planned = self._strata_plan(size, margin, by)
+        if planned is None:
+            return
+        name, plan = planned
+        review, view, query = self.review, self.view, self.filter_text
+        self._begin(name, seed, lambda: draw_stratified(review, view, size, seed, plan, query))
+
+    def _strata_plan(self, size: int | str, margin: float, by: str) -> tuple[str, StrataPlan] | None:
+        """The stratified draw's name and plan from the form, or None (the reason shown)."""
         allocation = self._value("sample-allocation").lower() or "proportional"
         if allocation not in ALLOCATIONS:
             self._refuse(f"Allocation is one of {', '.join(ALLOCATIONS)}.")
-            return
+            return None
         if not self.population:
             self._refuse("Nothing to draw: the view and filter hold no runs.")
-            return
+            return None
         sizes = f"{size}" if size != "auto" else "auto"
         name = self._value("sample-name") or f"{self.view}-{sizes}-by-{by}"
         if name in self.taken:
             self._refuse(f"A spot-check named {visible(name)!r} exists; give this one another name.")
-            return
+            return None
         priors = earlier_rates(self.review, self.view, by) if allocation == "neyman" else None
-        plan = StrataPlan(by, allocation, priors, margin)
-        review, view, query = self.review, self.view, self.filter_text
-        self._begin(name, seed, lambda: draw_stratified(review, view, size, seed, plan, query))
+        return name, StrataPlan(by, allocation, priors, margin)
 
     @property
     def working(self) -> bool:

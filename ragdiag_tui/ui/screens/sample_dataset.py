@@ -1,7 +1,8 @@
 """The spot-check dialog (`D`) over a dataset read in place: the same form as over a run
 file, the draw made by the dataset's engine (`sample DATASET`'s, by the one hash
 definition, keyed by the dataset's run ids) in a worker, from a view the engine knows
-(every run, a stage, the lucky answers) narrowed by `FIELD:VALUE` terms."""
+(every run, a stage, the lucky answers) narrowed by `FIELD:VALUE` terms; stratified by a
+field or the stage as `sample DATASET --strata` draws it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from .sample import SampleDialog
 class DatasetSampleDialog(SampleDialog):
     """`SampleDialog` whose draw asks the dataset's source (`draw_sample`); `shown` is how many
     runs the table shows for the view and filter (the population is the engine's count)."""
+
+    STRATA_HINT = "none, or a field, stage"
 
     def __init__(
         self, store: Any, review: Review, view: str, query: str, taken: Set[str], shown: int
@@ -42,4 +45,17 @@ class DatasetSampleDialog(SampleDialog):
         self._begin(name, seed, lambda: source.draw_sample(view, query, size, margin, seed), "Drawing…")
 
     def _start_stratified(self, size: int | str, margin: float, seed: int, by: str) -> None:
-        self._refuse("Over a dataset, `ragdiag-tui sample DATASET --strata FIELD` draws a stratified sample.")
+        """Drawn as `sample DATASET --strata FIELD` draws it (engines' `strata`), sized as the
+        form says; `tag:KEY` strata and what the engine cannot draw are refused before the scan."""
+        planned = self._strata_plan(size, margin, by)
+        if planned is None:
+            return
+        name, plan = planned
+        source, view, query = self.store.source, self.view, self.filter_text
+        try:
+            source.check_draw(view, query, size, plan)
+        except ValueError as exc:
+            self._refuse(f"{exc}.")
+            return
+        draw = lambda: source.draw_stratified(view, query, size, margin, seed, plan)  # noqa: E731
+        self._begin(name, seed, draw, "Drawing…")

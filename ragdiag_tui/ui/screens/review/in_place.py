@@ -5,9 +5,10 @@ what the screen cannot do over it, said plainly instead of reading ten million r
 The table shows every run of the dataset in its order (file, then row), or a view: a stage,
 the lucky answers (the engine's, the review's labels laid over them), the reviewed runs or
 the conflicts (the review's own), narrowed by the filter's text, FIELD:VALUE and is: terms
-(found by the engine too). The statistics (`s`) show the engine's counts with the review's
-labels over them once counted (ui/screens/counting.py), and the export (`e`) writes the
-reviewed runs. The document filter, tag: terms and sorts need every run in hand, so over a
+(found by the engine too), in dataset order or sorted by a column (ordered by the engine, the
+review's labels laid over it: `find_order`). The statistics (`s`) show the engine's counts
+with the review's labels over them once counted (ui/screens/counting.py), and the export (`e`)
+writes the reviewed runs. The document filter and tag: terms need every run in hand, so over a
 dataset they are refused with a notice naming the command that does the same from the
 shell (`sample`; see docs/guide/datasets.md); so is the statistics screen's report
 (ui/screens/statistics_report.py: `report DATASET`).
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.worker import get_current_worker
 
-from ....core.analysis.sorting import FILE_ORDER
+from ....core.analysis.source_sorting import finish_order, plan_order
 from ....core.analysis.source_views import (
     REVIEW_VIEWS,
     SourceQuery,
@@ -41,14 +42,14 @@ NOTICE_SECONDS = 12
 SETTLE_SECONDS = 0.25  # a filter over a dataset waits this long for the next key before its scan
 MOST_MISSED = 100  # documents found once a dataset is counted (the statistics screen lists them)
 INSTEAD = {
-    "filter": "the table shows the view's runs in dataset order, filtered by text, FIELD:VALUE and is: "
-    "terms; `ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file you can sort",
+    "filter": "the table shows the view's runs filtered by text, FIELD:VALUE and is: terms, sorted by "
+    "any column; `ragdiag-tui sample DATASET --filter ... -o FILE` draws runs to a file",
     "blind": "R lists the runs you labelled",
 }
 """What the reviewer can do instead of each thing the screen cannot do over a dataset."""
 
 WHAT = {
-    "filter": "Sorts, the missing-document filter, tag: terms and the review's own views with a filter",
+    "filter": "The missing-document filter, tag: terms and the review's own views with a filter",
     "blind": "In blind mode, the views that tell labels",
 }
 
@@ -133,10 +134,31 @@ def find_filter(screen: WorkerHost, query: SourceQuery, found: Callable[[Sequenc
     _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter", SETTLE_SECONDS)  # type: ignore[attr-defined]
 
 
+def find_order(
+    screen: WorkerHost,
+    rows: Sequence[int],
+    column: str,
+    direction: int,
+    found: Callable[[Sequence[int]], None],
+) -> None:
+    """`rows` of a dataset (a view's, in dataset order) sorted by `column` as one file's are
+    (`source_sorting`): planned here (the review read once), ordered by the engine in a worker,
+    the runs the review touched put in there too; `found(rows)` shows them."""
+    store, review = screen.store, screen.review
+    assert review is not None
+    plan = plan_order(store, review, rows, column, direction)
+
+    def work() -> Sequence[int]:
+        order = None if plan.request is None else store.source.order_positions(plan.request)  # type: ignore[attr-defined]
+        return finish_order(plan, order)
+
+    _ask_source(screen, work, found, "order")
+
+
 def _ask_source(
     screen: WorkerHost,
-    ask: Callable[[], Sequence[int]],
-    shown: Callable[[Sequence[int]], None],
+    ask: Callable[[], Any],
+    shown: Callable[[Any], None],
     what: str,
     settle: float = 0.0,
 ) -> None:
@@ -162,15 +184,9 @@ def _ask_source(
 
 
 def plain_again(screen: Any) -> None:
-    """Every run in file order again (the review screen's view, filter and order), without
-    filtering anew: what a dataset shows when a view, filter or order is refused."""
+    """Every run again (the review screen's view and filter; its order stays), without
+    filtering anew: what a dataset shows when a view or filter is refused."""
     kind = type(screen)
-    for name, value in (
-        ("view", "all"),
-        ("missing_doc", None),
-        ("search", ""),
-        ("sort_direction", FILE_ORDER),
-    ):
+    for name, value in (("view", "all"), ("missing_doc", None), ("search", "")):
         screen.set_reactive(getattr(kind, name), value)
     screen.filter_bar.query_input.value = ""
-    screen.table.show_sort(screen.sort_column, FILE_ORDER)

@@ -10,19 +10,21 @@ looks only among the runs that matched before.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ....core.analysis.filtering import REVEALING_VIEWS, filter_rows, narrows, parse_query, row_matches
 from ....core.analysis.sorting import FILE_ORDER, sort_rows
+from ....core.analysis.source_sorting import sort_few
 from ....core.analysis.source_views import source_query, source_view
 from ....core.analysis.views import BASELINE_VIEW_BY_NAME, VIEW_BY_NAME
 from ....core.common.text import visible
 from ...widgets.table.run_table import SORT_ARROWS
 from .baseline import is_baseline_view
 from .host import ReviewHost
-from .in_place import find_filter, find_view, plain_again, refused
+from .in_place import find_filter, find_order, find_view, plain_again, refused
 from .spot_checks import spot_check_rows
 
 if TYPE_CHECKING:
@@ -118,11 +120,17 @@ class RunIndex:
         return self.screen.sort_direction == FILE_ORDER and self.screen.spot_check is None
 
     def sorted_rows(self, rows: list[int]) -> list[int]:
-        """`rows` (in file order) in the order the reviewer chose."""
+        """`rows` (in file order) in the order the reviewer chose. Over a dataset only a
+        spot-check's few are sorted here; a view's order is the engine's (`show_every_run`), and
+        a run brought into it stays where it was put."""
         screen = self.screen
         if screen.sort_direction == FILE_ORDER or screen.review is None:
             return rows
-        return sort_rows(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
+        if not screen.store.in_place:
+            return sort_rows(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
+        if screen.spot_check is None:
+            return rows
+        return sort_few(screen.store, screen.review, rows, screen.sort_column, screen.sort_direction)
 
     def order_text(self) -> str | None:
         """The order shown in the filter bar, e.g. 'stage ▼'; None in file order."""
@@ -181,25 +189,27 @@ class RunIndex:
         self.show_state()
 
     def show_every_run(self) -> None:
-        """A dataset read in place: every run, in dataset order, or a view its engine finds (in
-        a worker: `view_found` shows it); a text filter or order asked for is refused
-        (in_place.py) and the screen's filter set back to none."""
+        """A dataset read in place: every run, in dataset order, or a view or filter its engine
+        finds, sorted as the reviewer chose (in a worker: `view_found` shows it); a filter the
+        engine cannot find is refused (in_place.py) and the screen's filter set back to none."""
         screen = self.screen
         view, review = screen.view, screen.review
         assert review is not None
-        in_order = screen.missing_doc is None and screen.sort_direction == FILE_ORDER
-        if in_order and (screen.search or view == "unreviewed"):
+        if screen.missing_doc is None and (screen.search or view == "unreviewed"):
             query = source_query(screen.store, review, view, parse_query(screen.store, screen.search))
             if query is not None:
                 search = screen.search
                 find_filter(screen, query, lambda rows: self.view_found(view, rows, search))
                 return
-        elif in_order and view != "all" and source_view(screen.store, review, view):
+        elif screen.missing_doc is None and view != "all" and source_view(screen.store, review, view):
             find_view(screen, view, self.view_found)
             return
         refusal = "blind" if review.blind and view in REVEALING_VIEWS else "filter"
-        if (not self.is_plain() or screen.sort_direction != FILE_ORDER) and refused(screen, refusal):
+        if not self.is_plain() and refused(screen, refusal):
             plain_again(screen)
+        if screen.sort_direction != FILE_ORDER:
+            self.view_found("all", range(len(screen.store)))
+            return
         old_row = screen.table.cursor_row
         self.rows = range(len(screen.store))
         self.sticky = None
@@ -207,15 +217,30 @@ class RunIndex:
         self.show_state()
 
     def view_found(self, view: str, rows: Sequence[int], search: str = "") -> None:
-        """A dataset's view (filtered by `search`) came from its engine: shown, unless the
-        reviewer has moved on."""
+        """A dataset's view (filtered by `search`) came from its engine: shown (sorted first, by
+        the engine too, when the reviewer chose an order), unless the reviewer has moved on."""
         screen = self.screen
         if (view, search) != (screen.view, screen.search) or screen.missing_doc is not None:
             return
         if not screen.is_mounted:
             return
+        if screen.sort_direction == FILE_ORDER:
+            self.show_found(rows, 0)
+            return
+        order = (view, search, screen.sort_column, screen.sort_direction)
+
+        def ordered(found: Sequence[int]) -> None:
+            now = (screen.view, screen.search, screen.sort_column, screen.sort_direction)
+            if now == order and screen.missing_doc is None and screen.is_mounted:
+                self.show_found(found, screen.table.cursor_row)
+
+        find_order(screen, rows, screen.sort_column, screen.sort_direction, ordered)
+
+    def show_found(self, rows: Sequence[int], old_row: int | None) -> None:
+        """Show a dataset's rows the engine found, the cursor on `old_row` if they hold it."""
+        at = None if old_row is None else position_of(rows, old_row, self.in_file_order)
         self.rows, self.sticky = rows, None  # type: ignore[assignment]
-        screen.table.show_rows(screen.store, screen.review, rows, 0)
+        self.screen.table.show_rows(self.screen.store, self.screen.review, rows, at or 0)
         self.show_state()
 
     def _filtered_rows(self) -> list[int]:
@@ -277,10 +302,11 @@ class RunIndex:
     def bring_into_view(self, row: int) -> None:
         """Put the cursor on `row`, adding it to the index if the filter hides it."""
         self.release_sticky(row)
-        rows = self.rows if isinstance(self.rows, list) else list(self.rows)
+        rows = self.rows
         in_file_order = self.in_file_order
         at = position_of(rows, row, in_file_order)
         if at is None:
+            rows = rows if isinstance(rows, (list, array)) else list(rows)  # a dataset's: no copy
             rows.insert(bisect_left(rows, row) if in_file_order else len(rows), row)
             rows = self.sorted_rows(rows)
             at = position_of(rows, row, in_file_order)
