@@ -285,3 +285,34 @@ async def test_d_over_a_lake_draws_sample_datasets_runs_and_concludes_as_one_fil
         await wait_until(pilot, lambda: screen.spot_check == "gaps", "the spot-check", seconds=20)
         assert [screen.store.ids[row] for row in screen.rows] == expected
         assert screen.table.cursor == 3
+
+
+async def labelled_out_of_unreviewed(app: RagdiagApp) -> tuple[list[str], str]:
+    """`U`, `n`, `down`, `down`: the view's ids and the cursor's run once the labelled run has left."""
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        if isinstance(screen.store, SourceStore):
+            await counted(pilot)
+        await pilot.press("U")
+        valid = [row for row in range(len(demo_runs())) if screen.store.is_valid(row)]
+        await wait_until(pilot, lambda: list(screen.rows) == valid, "the unreviewed runs")
+        await pilot.press("n")
+        assert list(screen.rows) == valid  # stays while the cursor is on it
+        await pilot.press("down", "down")
+        await wait_until(pilot, lambda: list(screen.rows) == valid[1:], "the labelled run gone")
+        assert screen.review.reviewed == 1
+        return [screen.store.ids[row] for row in screen.rows], screen.store.ids[
+            screen.rows[table(pilot).cursor]
+        ]
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_a_run_labelled_out_of_a_lakes_view_leaves_it_once_the_cursor_moves_on(
+    tmp_path: Path, kind: str
+) -> None:
+    """`U`, `n`, `down` over a lake: the labelled run is no longer unreviewed and leaves the view
+    when the cursor leaves it, as over one file (the view's rows are an array of positions over
+    a lake, a list over a file: the app stopped with an AssertionError)."""
+    lake, one = write_lake(tmp_path, kind)
+    over_lake = await labelled_out_of_unreviewed(lake_app(lake, reviewer="ann"))
+    assert over_lake == await labelled_out_of_unreviewed(create_app(one, reviewer="ann"))

@@ -97,7 +97,7 @@ class RunIndex:
     def __init__(self, screen: IndexHost, baselines: BaselineActions) -> None:
         self.screen = screen
         self.baselines = baselines  # the baseline views' runs
-        self.rows: list[int] | range = range(0)
+        self.rows: list[int] | array[int] | range = range(0)  # an array: a dataset's view
         self.sticky: int | None = None  # a changed run kept in view while the cursor is on it
         self._narrowing: tuple[str, str, str | None] | None = None  # the filter the rows were found by
         self.mounting = False
@@ -285,7 +285,8 @@ class RunIndex:
         sticky, self.sticky = self.sticky, None
         if sticky is None or sticky == row_now or self.matches(sticky):
             return
-        assert isinstance(self.rows, list)
+        if isinstance(self.rows, range):  # every run was shown: now all but one
+            self.rows = array("q", self.rows)
         at = position_of(self.rows, sticky, self.in_file_order)
         if at is not None:
             del self.rows[at]
