@@ -109,3 +109,18 @@ def test_what_a_lakes_filter_cannot_find_is_told_apart(tmp_path: Path) -> None:
     assert source_query(store, blind, "all", parse_query(store, "correct:true")) is None
     assert source_query(store, blind, "all", parse_query(store, "is:lucky")) is None
     assert source_query(store, blind, "all", parse_query(store, "model:gpt")) is not None
+
+
+def test_a_run_labelled_while_the_engine_looked_leaves_the_runs_it_found(tmp_path: Path) -> None:
+    """`U` then `n` typed fast: the query was asked before the label, its answer lands after
+    it; the labelled run is not shown among the unreviewed runs."""
+    lake, _one = lake_and_file(tmp_path, "parquet")
+    store = SourceStore(DatasetRows(open_dataset([str(lake)])))
+    review = open_review(str(lake), store=store, reviewer="ann")
+    query = source_query(store, review, "unreviewed", parse_query(store, "pto"))
+    assert query is not None and not query.touched
+    found = list(store.source.filter_positions(query))  # type: ignore[attr-defined]
+    first = found[0]
+    review.set_label(first, False)
+    rows = filtered_rows(store, review, query, found)
+    assert list(rows) == found[1:]

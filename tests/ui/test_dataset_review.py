@@ -288,19 +288,21 @@ async def test_d_over_a_lake_draws_sample_datasets_runs_and_concludes_as_one_fil
 
 
 async def labelled_out_of_unreviewed(app: RagdiagApp) -> tuple[list[str], str]:
-    """`U`, `n`, `down`, `down`: the view's ids and the cursor's run once the labelled run has left."""
+    """`end` `y`, `U`, `home` `n`, `down`, `down`: the view's ids and the cursor's run once the run
+    labelled in the view has left it."""
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         if isinstance(screen.store, SourceStore):
             await counted(pilot)
-        await pilot.press("U")
+        await pilot.press("end", "y", "U")
         valid = [row for row in range(len(demo_runs())) if screen.store.is_valid(row)]
-        await wait_until(pilot, lambda: list(screen.rows) == valid, "the unreviewed runs")
-        await pilot.press("n")
-        assert list(screen.rows) == valid  # stays while the cursor is on it
+        await wait_until(pilot, lambda: list(screen.rows) == valid[:-1], "the unreviewed runs")
+        assert table(pilot).cursor == len(valid) - 2  # beside where it was, as over a file
+        await pilot.press("home", "n")
+        assert list(screen.rows) == valid[:-1]  # stays while the cursor is on it
         await pilot.press("down", "down")
-        await wait_until(pilot, lambda: list(screen.rows) == valid[1:], "the labelled run gone")
-        assert screen.review.reviewed == 1
+        await wait_until(pilot, lambda: list(screen.rows) == valid[1:-1], "the labelled run gone")
+        assert screen.review.reviewed == 2
         return [screen.store.ids[row] for row in screen.rows], screen.store.ids[
             screen.rows[table(pilot).cursor]
         ]

@@ -94,10 +94,11 @@ def touched_rows(store: Any, review: Review) -> set[int]:
 
 def filtered_rows(store: Any, review: Review, query: SourceQuery, positions: Sequence[int]) -> array[int]:
     """The source's positions for `query`, each touched row among them kept only if it is in
-    every view by the label in force now."""
+    every view by the label in force now (touched when the query was asked, or since: a run
+    labelled while the engine looked, `U` then `n`, leaves the unreviewed runs it found)."""
     rows = found_rows(positions)
     tests = [in_view_test(store, review, view) for view in query.views]
-    for row in query.touched:
+    for row in sorted(set(query.touched) | touched_rows(store, review)):
         at = bisect_left(rows, row)
         if at < len(rows) and rows[at] == row and not all(test(row) for test in tests):
             del rows[at]

@@ -225,7 +225,7 @@ class RunIndex:
         if not screen.is_mounted:
             return
         if screen.sort_direction == FILE_ORDER:
-            self.show_found(rows, 0)
+            self.show_found(rows, screen.table.cursor_row)
             return
         order = (view, search, screen.sort_column, screen.sort_direction)
 
@@ -237,8 +237,11 @@ class RunIndex:
         find_order(screen, rows, screen.sort_column, screen.sort_direction, ordered)
 
     def show_found(self, rows: Sequence[int], old_row: int | None) -> None:
-        """Show a dataset's rows the engine found, the cursor on `old_row` if they hold it."""
+        """Show a dataset's rows the engine found, the cursor on `old_row` if they hold it, else
+        (in file order) on the run after it, as `refilter` places it over a file."""
         at = None if old_row is None else position_of(rows, old_row, self.in_file_order)
+        if at is None and old_row is not None and self.in_file_order:
+            at = min(bisect_left(rows, old_row), max(len(rows) - 1, 0))
         self.rows, self.sticky = rows, None  # type: ignore[assignment]
         self.screen.table.show_rows(self.screen.store, self.screen.review, rows, at or 0)
         self.show_state()
