@@ -159,3 +159,37 @@ def test_the_tally_is_the_local_counts_of_the_same_runs(tmp_path: Path, kind: st
     missed = store.most_missed(5)
     assert len(missed) == 5 and dict(missed).items() <= local.missed_documents().items()
     assert [runs for _, runs in missed] == [runs for _, runs in local.missed_documents().most_common(5)]
+
+
+def test_a_files_text_found_clean_is_not_read_again_until_the_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app plans its files again for each view and filter: the text columns SQL does not
+    read are checked once per version of a file, and a file rewritten with a string that is
+    not UTF-8 goes to the exact path."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ragdiag_tui.engines.duckdb.schema import plan
+
+    path = write_parquet(tmp_path / "lake" / "a.parquet", many_runs(30), extra=("question",))
+    reads: list[list[str]] = []
+    iter_batches = pq.ParquetFile.iter_batches
+
+    def counted(self: pq.ParquetFile, *args: object, columns: list[str], **kwargs: object) -> object:
+        reads.append(columns)
+        return iter_batches(self, *args, columns=columns, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetFile, "iter_batches", counted)
+    assert plan([path], None, ())[0] is not None
+    assert reads == [["question"]]
+    assert plan([path], None, ())[0] is not None and plan([path], None, ("question",))[0] is not None
+    assert reads == [["question"]]
+    table = pq.read_table(path)
+    bad = pa.array([b"\xff"] * len(table), pa.binary()).view(pa.string())
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("question"), "question", bad), path.with_suffix(".new")
+    )
+    path.with_suffix(".new").rename(path)
+    assert plan([path], None, ()) == [None]
+    assert reads == [["question"], ["question"]]
