@@ -193,3 +193,28 @@ def test_a_files_text_found_clean_is_not_read_again_until_the_file_changes(
     path.with_suffix(".new").rename(path)
     assert plan([path], None, ()) == [None]
     assert reads == [["question"], ["question"]]
+
+
+def test_the_counts_made_ahead_and_merged_piecewise_are_the_local_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counts' scan started ahead (as `review DATASET` starts it) is the one the app's
+    tally waits for, and the missing IDs counted a few at a time and merged are the local
+    file's counts."""
+    from ragdiag_tui.engines.duckdb import review_codes
+
+    monkeypatch.setattr(review_codes, "COUNT_EVERY", 3)
+    monkeypatch.setattr(review_codes, "MERGE_AFTER", 2)
+    runs = many_runs(300)
+    write_parquet(tmp_path / "lake" / "a.parquet", runs[:120])
+    write_parquet(tmp_path / "lake" / "b.parquet", runs[120:])
+    local = RunStore.load(write_parquet(tmp_path / "one.parquet", runs))
+    rows = DatasetRows(open_dataset([str(tmp_path / "lake")]))
+    rows.count_ahead()
+    tally = rows.tally()
+    assert rows.tally() is tally and tally.counts == [local.stage.count(code) for code in range(len(STAGES))]
+    expected = sorted(local.missed_documents().items(), key=lambda item: (-item[1], item[0]))
+    assert rows.most_missed(len(expected) + 1) == expected
+    lucky = [row for row in local.missing if local.file_label[row] == 1]
+    assert list(rows.view_positions("lucky")) == sorted(lucky)
+    assert list(rows.view_positions("retrieval")) == sorted(local.missing)

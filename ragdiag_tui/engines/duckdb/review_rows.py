@@ -9,10 +9,12 @@ checkpoint, one kept every CHECKPOINT records) and decided by the exact path
 single-file review, its text included, so a journal's digests agree. What needs every
 run (the stage counts, lucky answers and most-missed documents; the positions of the
 runs a journal names) is asked of DuckDB, as `stats DATASET` does.
+The counts' scan may start as the command does (`count_ahead`), before the app is up.
 """
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import threading
 from array import array
@@ -178,6 +180,8 @@ class DatasetRows:
         self._lock = threading.Lock()
         self._stage_codes: StageCodes | None = None
         self._fields: dict[str, bool] = {}  # has_field's answers
+        self._tally: SourceTally | None = None
+        self._tally_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -262,13 +266,15 @@ class DatasetRows:
         return array("q", heapq.merge(found, from_sql)) if found else from_sql
 
     def _codes(self) -> StageCodes | None:
-        """The SQL-readable files' runs' stages, kept in DuckDB (review_codes.py); None without such files."""
+        """The SQL-readable files' runs' stages, a byte each (review_codes.py); None without such files."""
         with self._lock:
             if self._stage_codes is None:
                 groups = grouped_files(self.ds.files, self._plans())
                 if not groups:
                     return None
-                self._stage_codes = StageCodes(runs_sql(self.ds, groups, 0), self._starts_sql())
+                self._stage_codes = StageCodes(
+                    runs_sql(self.ds, groups, 0), self._starts_sql(), self._starts[-1]
+                )
             return self._stage_codes
 
     def _plans(self) -> list[Any]:
@@ -383,8 +389,25 @@ class DatasetRows:
             ):
                 found.append(self._starts[at] + index)
 
+    def count_ahead(self) -> None:
+        """Start counting now, in a thread of its own (the app starts meanwhile); `tally` then
+        waits for it instead of counting again. A failure here is `tally`'s to tell."""
+
+        def count() -> None:
+            with contextlib.suppress(Exception):
+                self.tally()
+
+        threading.Thread(target=count, name="count-ahead", daemon=True).start()
+
     def tally(self) -> SourceTally:
-        """The counts by the stage codes kept in DuckDB, and by the exact path's files (read again)."""
+        """The counts by the stage codes kept (once: the files' own labels), and by the exact
+        path's files (read again)."""
+        with self._tally_lock:
+            if self._tally is None:
+                self._tally = self._counted()
+            return self._tally
+
+    def _counted(self) -> SourceTally:
         self.count()
         counts = [0] * len(STAGES)
         lucky = 0
