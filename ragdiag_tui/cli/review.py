@@ -146,6 +146,8 @@ def _review(args: argparse.Namespace) -> int:
         baseline=args.baseline,
     )
     app.run()
+    if source is not None:  # a scan of the dataset under way would hold the exit until it ends
+        source.close()
     say_spooled(args.file)  # on quitting: labels only in the offline spool are not the team's yet
     return app.return_code or EXIT_OK
 

@@ -24,6 +24,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from ...core.runs.stages import STAGE_CODE
+from ..results import EngineError
 from .connect import arrow_batches, connect
 from .schema import literal
 
@@ -67,10 +68,13 @@ class StageCodes:
         self._codes: bytearray | None = None
         self._missed: Any = None  # a pyarrow table: values (document ID), counts (runs)
         self._scanning: Any = None  # the connection while the scan runs (`close` interrupts it)
+        self._closed = False
 
     def _made(self) -> bytearray:
         """The codes, made by the scan the first time (under the lock)."""
         if self._codes is None:
+            if self._closed:
+                raise EngineError("the review of the dataset has ended")
             atexit.register(self.close)  # quitting during the scan stops it
             try:
                 with connect() as con:
@@ -160,6 +164,8 @@ class StageCodes:
     def _table(self) -> Any:
         """The connection holding `__codes`, made by a scan the first time (under the lock)."""
         if self._con is None:
+            if self._closed:
+                raise EngineError("the review of the dataset has ended")
             con = self._stack.enter_context(connect())
             atexit.register(self._stack.close)  # the connection's spill folder goes with it
             con.execute(self._make)
@@ -167,7 +173,8 @@ class StageCodes:
         return self._con
 
     def close(self) -> None:
-        """Stop a scan under way (the app is quitting) and wait for it to end."""
+        """Stop a scan under way (the app is quitting) and wait for it to end; none starts after."""
+        self._closed = True
         con = self._scanning
         if con is not None:
             con.interrupt()

@@ -34,7 +34,7 @@ from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
-from ..results import check_draw, filter_words, parse_filters
+from ..results import EngineError, check_draw, filter_words, parse_filters
 from ..strata import check_strata
 from .connect import connect
 from .pyrows import PyRun, runs_of
@@ -181,6 +181,7 @@ class DatasetRows:
         self._stage_codes: StageCodes | None = None
         self._fields: dict[str, bool] = {}  # has_field's answers
         self._tally: SourceTally | None = None
+        self._closed = False
         self._tally_lock = threading.Lock()
 
     @property
@@ -265,9 +266,20 @@ class DatasetRows:
         from_sql = codes.view(view)
         return array("q", heapq.merge(found, from_sql)) if found else from_sql
 
+    def close(self) -> None:
+        """The app has quit: the counts' scan under way is stopped, and none starts after (a
+        worker still waiting for it ends at once instead of holding the command's exit)."""
+        with self._lock:
+            self._closed = True
+            codes = self._stage_codes
+        if codes is not None:
+            codes.close()
+
     def _codes(self) -> StageCodes | None:
         """The SQL-readable files' runs' stages, a byte each (review_codes.py); None without such files."""
         with self._lock:
+            if self._closed:
+                raise EngineError("the review of the dataset has ended")
             if self._stage_codes is None:
                 groups = grouped_files(self.ds.files, self._plans())
                 if not groups:
