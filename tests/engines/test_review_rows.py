@@ -218,3 +218,39 @@ def test_the_counts_made_ahead_and_merged_piecewise_are_the_local_ones(
     lucky = [row for row in local.missing if local.file_label[row] == 1]
     assert list(rows.view_positions("lucky")) == sorted(lucky)
     assert list(rows.view_positions("retrieval")) == sorted(local.missing)
+
+
+@pytest.mark.parametrize("path", ["listed", "placed by a scan", "joined"])
+def test_runs_named_by_their_id_or_their_place_are_found_at_their_first_valid_position(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """A run's own id is looked up as a list DuckDB pushes into its reader, a run without one
+    by the row its FILE:LINE name gives (read and checked), or, many of either, by a scan:
+    the same positions every way."""
+    from ragdiag_tui.engines.duckdb import review_positions, review_rows
+
+    if path == "placed by a scan":
+        monkeypatch.setattr(review_rows, "NAMED_PLACES", 0)
+    if path == "joined":
+        monkeypatch.setattr(review_rows, "LISTED", 0)
+        monkeypatch.setattr(review_positions, "LISTED", 0)
+    runs = many_runs(8)
+    runs[1].pop("id")  # a.parquet:2
+    runs[4]["id"] = "a.parquet:2"  # an own id that is another run's place: the first one wins
+    runs[6].pop("id")  # b.parquet:3
+    runs[7].pop("id")
+    runs[7]["context"] = [None]  # b.parquet:4, invalid: never a run to label
+    write_parquet(tmp_path / "lake" / "a.parquet", runs[:4])
+    write_parquet(tmp_path / "lake" / "b.parquet", runs[4:])
+    rows = DatasetRows(open_dataset([str(tmp_path / "lake")]))
+    rows.count()
+    wanted = [
+        "a.parquet:2",
+        "b.parquet:3",
+        "b.parquet:4",
+        "a.parquet:1",
+        "a.parquet:99",
+        "r00003",
+        "b.parquet:1",
+    ]
+    assert rows.positions(wanted) == {"a.parquet:2": 1, "b.parquet:3": 6, "r00003": 3}

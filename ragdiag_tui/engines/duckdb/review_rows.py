@@ -36,7 +36,6 @@ from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
 from ..results import EngineError, check_draw, filter_words, parse_filters
 from ..strata import check_strata
-from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
 from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
@@ -49,6 +48,7 @@ from .review_order import (
     question_plans,
     wanted_table,
 )
+from .review_positions import LISTED, NAMED_PLACES, named_places, placed_by_sql, positions_found
 from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
@@ -58,10 +58,6 @@ from .stratified import stratified_draw
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
 _JSON_WHITESPACE = b" \t\n\r"
-
-_POSITIONS = """
-SELECT f, min(line), rid FROM ({runs}) JOIN __wanted ON rid = __wanted.id
-WHERE stage <> 'invalid' GROUP BY f, rid"""
 
 
 class _JsonLinesFile:
@@ -233,15 +229,31 @@ class DatasetRows:
                     self._exact_positions(number[path], named, found)
         groups = grouped_files(self.ds.files, plans)
         if groups:
-            import pyarrow as pa
-
-            by_name = {self.ds.relative(path): number[path] for path in self.ds.files}
-            with connect() as con:
-                con.register("__wanted", pa.table({"id": wanted}))
-                query = _POSITIONS.format(runs=runs_sql(self.ds, groups, 0))
-                for name, line, run_id in con.execute(query).fetchall():
-                    _keep_first(found, run_id, self._starts[by_name[name]] + line - 1)
+            sql_files = [at for at, sql_plan in enumerate(plans) if sql_plan is not None]
+            names = {at: self.ds.relative(self.ds.files[at]) for at in sql_files}
+            starts = {names[at]: self._starts[at] for at in sql_files}
+            for run_id, at in positions_found(self.ds, groups, wanted, starts).items():
+                _keep_first(found, run_id, at)
+            if len(wanted) <= LISTED:  # else the join above found the runs named FILE:LINE too
+                rows = {
+                    names[at]: (self._starts[at], self._starts[at + 1] - self._starts[at]) for at in sql_files
+                }
+                self._named_positions(named_places(wanted, rows), groups, starts, found)
         return found
+
+    def _named_positions(
+        self, places: dict[str, int], groups: Any, starts: dict[str, int], found: dict[str, int]
+    ) -> None:
+        """The runs named FILE:LINE: each one's row read and checked (valid, and so named: it has
+        no id of its own), or, many of them, found by one scan."""
+        if len(places) > NAMED_PLACES:
+            for run_id, at in placed_by_sql(self.ds, groups, list(places), starts).items():
+                _keep_first(found, run_id, at)
+            return
+        for run_id, at in places.items():
+            window = self.window(at, at + 1)
+            if at not in window.errors and window.ids[0] == run_id:
+                _keep_first(found, run_id, at)
 
     def _exact_positions(self, at: int, named: set[str], found: dict[str, int]) -> None:
         assert self._files is not None
