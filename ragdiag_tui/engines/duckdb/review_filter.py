@@ -102,20 +102,21 @@ def text_prefilter(text: str, question: str) -> str | None:
     (case-folded), and for few others; None when there is none to gain. DuckDB tests it right
     after the scan, so the rule is worked out for the runs it keeps, not for every run.
 
-    Each part of the searched text is tested alone (they are joined by line breaks, which no
-    text typed in the filter holds): by the longest run of `text`'s caseless characters as
-    it is, or else by SQL's lower(), which folds ASCII as Python does (any other part is kept)."""
+    Each part of the searched text (each document ID of the lists) is tested alone (they are
+    joined by line breaks, which no text typed in the filter holds): by the longest run of
+    `text`'s caseless characters as it is, or else by SQL's lower(), which folds ASCII as
+    Python does (any other part is kept)."""
     if not text or "\n" in text:
         return None
-    parts = ("rid", question, "array_to_string(req, chr(10))", "array_to_string(ctx, chr(10))")
     run = max(re.findall(f"[{re.escape(''.join(sorted(CASELESS)))}]+", text) or [""], key=len)
     if len(run) >= min(SURE_RUN, len(text)):
-        tests = [f"contains({part}, {literal(run)})" for part in parts]
+        test = f"contains({{part}}, {literal(run)})"
     else:
-        tests = [
-            f"(contains(lower({part}), {literal(text)}) OR strlen({part}) <> length({part}))"
-            for part in parts
-        ]
+        test = f"(contains(lower({{part}}), {literal(text)}) OR strlen({{part}}) <> length({{part}}))"
+    tests = [test.format(part=part) for part in ("rid", question)]
+    tests += [
+        f"len(list_filter({ids}, lambda __id: {test.format(part='__id')})) > 0" for ids in ("req", "ctx")
+    ]
     return " OR ".join(f"coalesce({test}, false)" for test in tests)
 
 
