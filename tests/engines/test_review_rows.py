@@ -227,12 +227,11 @@ def test_runs_named_by_their_id_or_their_place_are_found_at_their_first_valid_po
     """A run's own id is looked up as a list DuckDB pushes into its reader, a run without one
     by the row its FILE:LINE name gives (read and checked), or, many of either, by a scan:
     the same positions every way."""
-    from ragdiag_tui.engines.duckdb import review_positions, review_rows
+    from ragdiag_tui.engines.duckdb import review_positions
 
     if path == "placed by a scan":
-        monkeypatch.setattr(review_rows, "NAMED_PLACES", 0)
+        monkeypatch.setattr(review_positions, "NAMED_PLACES", 0)
     if path == "joined":
-        monkeypatch.setattr(review_rows, "LISTED", 0)
         monkeypatch.setattr(review_positions, "LISTED", 0)
     runs = many_runs(8)
     runs[1].pop("id")  # a.parquet:2

@@ -12,14 +12,15 @@ that row alone is read and checked by the caller (`named_places`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ...core.runs.row_source import RowWindow
 from ..dataset import Dataset
 from .connect import connect
 from .schema import literal
-from .sql import runs_sql
+from .sql import grouped_files, runs_sql
 
 NAMED_PLACES = 64  # more ids of the FILE:LINE form than this: one scan finds them instead
 LISTED = 1000  # more ids than this are joined to the runs, not listed in the query
@@ -89,3 +90,38 @@ def named_places(wanted: Sequence[str], files: Mapping[str, tuple[int, int]]) ->
             if 1 <= int(line) <= rows:
                 places[run_id] = first + int(line) - 1
     return places
+
+
+def sql_positions_of(
+    ds: Dataset,
+    plans: Sequence[Any],
+    starts: Sequence[int],
+    wanted: Sequence[str],
+    window: Callable[[int, int], RowWindow],
+) -> dict[str, int]:
+    """The first valid position of each of `wanted` in the files `plans` reads by SQL (`starts`:
+    each file's first position, then the end; `window(start, stop)` reads rows): by their own
+    ids, then by their places (FILE:LINE), each row named read and checked (valid, and so
+    named: it has no id of its own), or many of them found by one scan."""
+    groups = grouped_files(ds.files, plans)
+    if not groups:
+        return {}
+    sql_files = [at for at, sql_plan in enumerate(plans) if sql_plan is not None]
+    names = {at: ds.relative(ds.files[at]) for at in sql_files}
+    firsts = {names[at]: starts[at] for at in sql_files}
+    found = positions_found(ds, groups, wanted, firsts)
+    if len(wanted) > LISTED:  # the join found the runs named FILE:LINE too
+        return found
+    places = named_places(wanted, {names[at]: (starts[at], starts[at + 1] - starts[at]) for at in sql_files})
+    if len(places) > NAMED_PLACES:
+        placed = placed_by_sql(ds, groups, list(places), firsts)
+    else:
+        placed = {}
+        for run_id, at in places.items():
+            rows = window(at, at + 1)
+            if at not in rows.errors and rows.ids[0] == run_id:
+                placed[run_id] = at
+    for run_id, at in placed.items():
+        if run_id not in found or at < found[run_id]:
+            found[run_id] = at
+    return found

@@ -48,7 +48,7 @@ from .review_order import (
     question_plans,
     wanted_table,
 )
-from .review_positions import LISTED, NAMED_PLACES, named_places, placed_by_sql, positions_found
+from .review_positions import sql_positions_of
 from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
@@ -227,33 +227,9 @@ class DatasetRows:
             for path, sql_plan in zip(self.ds.files, plans, strict=True):
                 if sql_plan is None:
                     self._exact_positions(number[path], named, found)
-        groups = grouped_files(self.ds.files, plans)
-        if groups:
-            sql_files = [at for at, sql_plan in enumerate(plans) if sql_plan is not None]
-            names = {at: self.ds.relative(self.ds.files[at]) for at in sql_files}
-            starts = {names[at]: self._starts[at] for at in sql_files}
-            for run_id, at in positions_found(self.ds, groups, wanted, starts).items():
-                _keep_first(found, run_id, at)
-            if len(wanted) <= LISTED:  # else the join above found the runs named FILE:LINE too
-                rows = {
-                    names[at]: (self._starts[at], self._starts[at + 1] - self._starts[at]) for at in sql_files
-                }
-                self._named_positions(named_places(wanted, rows), groups, starts, found)
+        for run_id, at in sql_positions_of(self.ds, plans, self._starts, wanted, self.window).items():
+            _keep_first(found, run_id, at)
         return found
-
-    def _named_positions(
-        self, places: dict[str, int], groups: Any, starts: dict[str, int], found: dict[str, int]
-    ) -> None:
-        """The runs named FILE:LINE: each one's row read and checked (valid, and so named: it has
-        no id of its own), or, many of them, found by one scan."""
-        if len(places) > NAMED_PLACES:
-            for run_id, at in placed_by_sql(self.ds, groups, list(places), starts).items():
-                _keep_first(found, run_id, at)
-            return
-        for run_id, at in places.items():
-            window = self.window(at, at + 1)
-            if at not in window.errors and window.ids[0] == run_id:
-                _keep_first(found, run_id, at)
 
     def _exact_positions(self, at: int, named: set[str], found: dict[str, int]) -> None:
         assert self._files is not None
