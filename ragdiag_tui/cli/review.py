@@ -114,7 +114,6 @@ def run_review(args: argparse.Namespace) -> int:
 
 def _review(args: argparse.Namespace) -> int:
     from ..core.runs.loading import check_readable
-    from ..ui.app import create_app
 
     source = _dataset_rows(args)
     if source is False:
@@ -128,6 +127,10 @@ def _review(args: argparse.Namespace) -> int:
     tags, docs = read
     if args.baseline is not None:
         check_readable(args.baseline)
+    if source is not None:  # a dataset: its counts' scan starts now, while the app starts
+        source.count_ahead()
+    from ..ui.app import create_app
+
     app = create_app(
         args.file,
         source=source,
@@ -143,6 +146,8 @@ def _review(args: argparse.Namespace) -> int:
         baseline=args.baseline,
     )
     app.run()
+    if source is not None:  # a scan of the dataset under way would hold the exit until it ends
+        source.close()
     say_spooled(args.file)  # on quitting: labels only in the offline spool are not the team's yet
     return app.return_code or EXIT_OK
 

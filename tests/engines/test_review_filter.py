@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from ragdiag_tui.core.analysis.filtering import filter_rows, parse_query
 from ragdiag_tui.core.analysis.source_views import filtered_rows, source_query
@@ -62,12 +64,15 @@ def lake_and_file(folder: Path, kind: str) -> tuple[Path, Path]:
     return folder / "lake", write_parquet(folder / "one.parquet", runs, EXTRA)
 
 
-def lake_ids(review: Review, view: str, text: str) -> list[str]:
+def lake_rows(review: Review, view: str, text: str) -> list[int]:
     store = review.store
     query = source_query(store, review, view, parse_query(store, text))
     assert query is not None
-    rows = filtered_rows(store, review, query, store.source.filter_positions(query))  # type: ignore[attr-defined]
-    return [store.ids[row] for row in rows]
+    return list(filtered_rows(store, review, query, store.source.filter_positions(query)))  # type: ignore[attr-defined]
+
+
+def lake_ids(review: Review, view: str, text: str) -> list[str]:
+    return [review.store.ids[row] for row in lake_rows(review, view, text)]
 
 
 def file_ids(review: Review, view: str, text: str) -> list[str]:
@@ -124,3 +129,70 @@ def test_a_run_labelled_while_the_engine_looked_leaves_the_runs_it_found(tmp_pat
     review.set_label(first, False)
     rows = filtered_rows(store, review, query, found)
     assert list(rows) == found[1:]
+
+
+FOLDING = [  # texts SQL's lower() does not fold as Python does, and an invalid run found by its id
+    {"id": "KELVIN-\u212a-1", "question": "x", "required": ["a"], "context": ["a"], "correct": True},
+    {
+        "id": "fold-2",
+        "question": "Die Stra\u00dfe",
+        "required": ["\ufb01le-9"],
+        "context": [],
+        "correct": False,
+    },
+    {"id": "bad-3:7", "question": "q", "required": ["a"], "context": [None], "correct": True},
+    {"question": "no id", "required": ["\u0130D-4"], "context": ["b"], "correct": True},
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["N-\u212a", "kelvin-k", "strasse", "STRASSE", "file-9", "-9", "bad-3:7", "3:7", "i\u0307d-4", "d-4"],
+)
+def test_a_lakes_text_filter_first_narrowed_on_the_columns_read_finds_what_one_file_finds(
+    tmp_path: Path, text: str
+) -> None:
+    """The text is first looked for in the columns as read (its caseless characters as they
+    are, or by SQL's lower() where that folds as Python does), the rule then worked out for
+    the runs kept: the same runs as the app's filter over one file, where folding differs too."""
+    write_parquet(tmp_path / "lake" / "a.parquet", FOLDING[:2], ("question",))
+    write_parquet(tmp_path / "lake" / "b.parquet", FOLDING[2:], ("question",))
+    one = write_parquet(tmp_path / "one.parquet", FOLDING, ("question",))
+    store = SourceStore(DatasetRows(open_dataset([str(tmp_path / "lake")])))
+    on_lake = open_review(str(tmp_path / "lake"), store=store, reviewer="ann")
+    on_file = open_review(str(one), reviewer="ann")
+    expected = list(filter_rows(on_file.store, on_file, "all", text))
+    assert expected and lake_rows(on_lake, "all", text) == expected
+    assert lake_rows(on_lake, "all", "b.parquet:2") == [3]  # a run without an id: its name in the dataset
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    parts=st.lists(
+        st.text(alphabet="aAkK\u212a\u00df\ufb01\u0130\u03a3\u03c2s-:0 \u00e9", max_size=8),
+        min_size=4,
+        max_size=4,
+    ),
+    cut=st.tuples(st.integers(0, 40), st.integers(1, 12)),
+)
+def test_the_narrowing_condition_holds_wherever_the_folded_text_holds_the_search(
+    parts: list[str], cut: tuple[int, int]
+) -> None:
+    """Whatever the id, question and document IDs, and whatever part of their folded text is
+    searched, the condition looked at first keeps the run (it may keep more)."""
+    import duckdb
+
+    from ragdiag_tui.engines.duckdb.review_filter import text_prefilter
+
+    folded = "\n".join(parts).casefold()
+    text = folded[cut[0] : cut[0] + cut[1]]
+    assume(text and "\n" not in text)
+    condition = text_prefilter(text, "v0")
+    assert condition is not None
+    with duckdb.connect() as con:
+        rid, v0, req, ctx = parts
+        kept = con.execute(
+            f"SELECT {condition} FROM (SELECT ? AS rid, ? AS v0, ? AS req, ? AS ctx)",
+            [rid, v0, [req], [ctx]],
+        ).fetchone()
+    assert kept == (True,)

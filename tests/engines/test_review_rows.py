@@ -159,3 +159,97 @@ def test_the_tally_is_the_local_counts_of_the_same_runs(tmp_path: Path, kind: st
     missed = store.most_missed(5)
     assert len(missed) == 5 and dict(missed).items() <= local.missed_documents().items()
     assert [runs for _, runs in missed] == [runs for _, runs in local.missed_documents().most_common(5)]
+
+
+def test_a_files_text_found_clean_is_not_read_again_until_the_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app plans its files again for each view and filter: the text columns SQL does not
+    read are checked once per version of a file, and a file rewritten with a string that is
+    not UTF-8 goes to the exact path."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ragdiag_tui.engines.duckdb.schema import plan
+
+    path = write_parquet(tmp_path / "lake" / "a.parquet", many_runs(30), extra=("question",))
+    reads: list[list[str]] = []
+    iter_batches = pq.ParquetFile.iter_batches
+
+    def counted(self: pq.ParquetFile, *args: object, columns: list[str], **kwargs: object) -> object:
+        reads.append(columns)
+        return iter_batches(self, *args, columns=columns, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetFile, "iter_batches", counted)
+    assert plan([path], None, ())[0] is not None
+    assert reads == [["question"]]
+    assert plan([path], None, ())[0] is not None and plan([path], None, ("question",))[0] is not None
+    assert reads == [["question"]]
+    table = pq.read_table(path)
+    bad = pa.array([b"\xff"] * len(table), pa.binary()).view(pa.string())
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("question"), "question", bad), path.with_suffix(".new")
+    )
+    path.with_suffix(".new").rename(path)
+    assert plan([path], None, ()) == [None]
+    assert reads == [["question"], ["question"]]
+
+
+def test_the_counts_made_ahead_and_merged_piecewise_are_the_local_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counts' scan started ahead (as `review DATASET` starts it) is the one the app's
+    tally waits for, and the missing IDs counted a few at a time and merged are the local
+    file's counts."""
+    from ragdiag_tui.engines.duckdb import review_codes
+
+    monkeypatch.setattr(review_codes, "COUNT_EVERY", 3)
+    monkeypatch.setattr(review_codes, "MERGE_AFTER", 2)
+    runs = many_runs(300)
+    write_parquet(tmp_path / "lake" / "a.parquet", runs[:120])
+    write_parquet(tmp_path / "lake" / "b.parquet", runs[120:])
+    local = RunStore.load(write_parquet(tmp_path / "one.parquet", runs))
+    rows = DatasetRows(open_dataset([str(tmp_path / "lake")]))
+    rows.count_ahead()
+    tally = rows.tally()
+    assert rows.tally() is tally and tally.counts == [local.stage.count(code) for code in range(len(STAGES))]
+    expected = sorted(local.missed_documents().items(), key=lambda item: (-item[1], item[0]))
+    assert rows.most_missed(len(expected) + 1) == expected
+    lucky = [row for row in local.missing if local.file_label[row] == 1]
+    assert list(rows.view_positions("lucky")) == sorted(lucky)
+    assert list(rows.view_positions("retrieval")) == sorted(local.missing)
+
+
+@pytest.mark.parametrize("path", ["listed", "placed by a scan", "joined"])
+def test_runs_named_by_their_id_or_their_place_are_found_at_their_first_valid_position(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """A run's own id is looked up as a list DuckDB pushes into its reader, a run without one
+    by the row its FILE:LINE name gives (read and checked), or, many of either, by a scan:
+    the same positions every way."""
+    from ragdiag_tui.engines.duckdb import review_positions
+
+    if path == "placed by a scan":
+        monkeypatch.setattr(review_positions, "NAMED_PLACES", 0)
+    if path == "joined":
+        monkeypatch.setattr(review_positions, "LISTED", 0)
+    runs = many_runs(8)
+    runs[1].pop("id")  # a.parquet:2
+    runs[4]["id"] = "a.parquet:2"  # an own id that is another run's place: the first one wins
+    runs[6].pop("id")  # b.parquet:3
+    runs[7].pop("id")
+    runs[7]["context"] = [None]  # b.parquet:4, invalid: never a run to label
+    write_parquet(tmp_path / "lake" / "a.parquet", runs[:4])
+    write_parquet(tmp_path / "lake" / "b.parquet", runs[4:])
+    rows = DatasetRows(open_dataset([str(tmp_path / "lake")]))
+    rows.count()
+    wanted = [
+        "a.parquet:2",
+        "b.parquet:3",
+        "b.parquet:4",
+        "a.parquet:1",
+        "a.parquet:99",
+        "r00003",
+        "b.parquet:1",
+    ]
+    assert rows.positions(wanted) == {"a.parquet:2": 1, "b.parquet:3": 6, "r00003": 3}

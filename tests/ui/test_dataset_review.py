@@ -318,3 +318,37 @@ async def test_a_run_labelled_out_of_a_lakes_view_leaves_it_once_the_cursor_move
     lake, one = write_lake(tmp_path, kind)
     over_lake = await labelled_out_of_unreviewed(lake_app(lake, reviewer="ann"))
     assert over_lake == await labelled_out_of_unreviewed(create_app(one, reviewer="ann"))
+
+
+async def test_quitting_while_a_lake_is_counted_does_not_wait_for_the_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command exits only once the app's worker threads end: the count's worker waits for
+    the engine's scan in a daemon thread of its own and leaves it when the app quits (the
+    command then stops the scan), instead of holding the exit until the scan ends."""
+    import threading
+    import time
+
+    lake, _one = write_lake(tmp_path, "parquet")
+    release = threading.Event()
+    counting = DatasetRows.tally
+    scanning: list[threading.Thread] = []
+
+    def slow_tally(self: DatasetRows) -> object:
+        scanning.append(threading.current_thread())
+        release.wait(60)
+        return counting(self)
+
+    monkeypatch.setattr(DatasetRows, "tally", slow_tally)
+    app = lake_app(lake, reviewer="ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await loaded(pilot)
+            await wait_until(pilot, lambda: scanning, "the count")
+            worker = next(w for w in app.workers if w.name == "count")
+        deadline = time.monotonic() + 10
+        while not worker.is_finished and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert scanning[0].daemon and scanning[0].is_alive() and not release.is_set()
+    finally:
+        release.set()

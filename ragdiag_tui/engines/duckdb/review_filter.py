@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import mmap
 import re
+import string
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -77,7 +78,7 @@ def sql_positions(ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQ
         terms.append(f"contains({haystack}, {literal(query.text)})")
     sql = _FILTER.format(
         question=len(fields),
-        runs=runs_sql(ds, groups, len(fields) + 1),
+        runs=runs_sql(ds, groups, len(fields) + 1, where=text_prefilter(query.text, f"v{len(fields)}")),
         starts=starts,
         terms=" AND ".join(terms) or "true",
         views=" AND ".join(_view_sql(view) for view in query.views),
@@ -87,6 +88,36 @@ def sql_positions(ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQ
         for batch in arrow_batches(con, sql):
             found.extend(batch.column(0).to_pylist())
     return found
+
+
+CASELESS = frozenset(string.digits + string.punctuation + " ")
+"""The characters no other character case-folds to, nor they to another (checked over every
+code point): a text that case-folds to one holding them holds them as they are."""
+SURE_RUN = 3  # a run of caseless characters this long is rare enough to look for first
+
+
+def text_prefilter(text: str, question: str) -> str | None:
+    """A condition on the columns read (the run's id in the dataset, the `question` column, the
+    document IDs) that holds for every run whose searched text, case-folded, contains `text`
+    (case-folded), and for few others; None when there is none to gain. DuckDB tests it right
+    after the scan, so the rule is worked out for the runs it keeps, not for every run.
+
+    Each part of the searched text (each document ID of the lists) is tested alone (they are
+    joined by line breaks, which no text typed in the filter holds): by the longest run of
+    `text`'s caseless characters as it is, or else by SQL's lower(), which folds ASCII as
+    Python does (any other part is kept)."""
+    if not text or "\n" in text:
+        return None
+    run = max(re.findall(f"[{re.escape(''.join(sorted(CASELESS)))}]+", text) or [""], key=len)
+    if len(run) >= min(SURE_RUN, len(text)):
+        test = f"contains({{part}}, {literal(run)})"
+    else:
+        test = f"(contains(lower({{part}}), {literal(text)}) OR strlen({{part}}) <> length({{part}}))"
+    tests = [test.format(part=part) for part in ("rid", question)]
+    tests += [
+        f"len(list_filter({ids}, lambda __id: {test.format(part='__id')})) > 0" for ids in ("req", "ctx")
+    ]
+    return " OR ".join(f"coalesce({test}, false)" for test in tests)
 
 
 def _view_sql(view: str) -> str:

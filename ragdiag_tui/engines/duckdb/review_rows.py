@@ -9,10 +9,12 @@ checkpoint, one kept every CHECKPOINT records) and decided by the exact path
 single-file review, its text included, so a journal's digests agree. What needs every
 run (the stage counts, lucky answers and most-missed documents; the positions of the
 runs a journal names) is asked of DuckDB, as `stats DATASET` does.
+The counts' scan may start as the command does (`count_ahead`), before the app is up.
 """
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import threading
 from array import array
@@ -32,9 +34,8 @@ from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
-from ..results import check_draw, filter_words, parse_filters
+from ..results import EngineError, check_draw, filter_words, parse_filters
 from ..strata import check_strata
-from .connect import connect
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
 from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
@@ -47,6 +48,7 @@ from .review_order import (
     question_plans,
     wanted_table,
 )
+from .review_positions import sql_positions_of
 from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
@@ -56,10 +58,6 @@ from .stratified import stratified_draw
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
 _JSON_WHITESPACE = b" \t\n\r"
-
-_POSITIONS = """
-SELECT f, min(line), rid FROM ({runs}) JOIN __wanted ON rid = __wanted.id
-WHERE stage <> 'invalid' GROUP BY f, rid"""
 
 
 class _JsonLinesFile:
@@ -178,6 +176,9 @@ class DatasetRows:
         self._lock = threading.Lock()
         self._stage_codes: StageCodes | None = None
         self._fields: dict[str, bool] = {}  # has_field's answers
+        self._tally: SourceTally | None = None
+        self._closed = False
+        self._tally_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -226,16 +227,8 @@ class DatasetRows:
             for path, sql_plan in zip(self.ds.files, plans, strict=True):
                 if sql_plan is None:
                     self._exact_positions(number[path], named, found)
-        groups = grouped_files(self.ds.files, plans)
-        if groups:
-            import pyarrow as pa
-
-            by_name = {self.ds.relative(path): number[path] for path in self.ds.files}
-            with connect() as con:
-                con.register("__wanted", pa.table({"id": wanted}))
-                query = _POSITIONS.format(runs=runs_sql(self.ds, groups, 0))
-                for name, line, run_id in con.execute(query).fetchall():
-                    _keep_first(found, run_id, self._starts[by_name[name]] + line - 1)
+        for run_id, at in sql_positions_of(self.ds, plans, self._starts, wanted, self.window).items():
+            _keep_first(found, run_id, at)
         return found
 
     def _exact_positions(self, at: int, named: set[str], found: dict[str, int]) -> None:
@@ -261,14 +254,27 @@ class DatasetRows:
         from_sql = codes.view(view)
         return array("q", heapq.merge(found, from_sql)) if found else from_sql
 
-    def _codes(self) -> StageCodes | None:
-        """The SQL-readable files' runs' stages, kept in DuckDB (review_codes.py); None without such files."""
+    def close(self) -> None:
+        """The app has quit: the counts' scan under way is stopped, and none starts after (a
+        worker still waiting for it ends at once instead of holding the command's exit)."""
         with self._lock:
+            self._closed = True
+            codes = self._stage_codes
+        if codes is not None:
+            codes.close()
+
+    def _codes(self) -> StageCodes | None:
+        """The SQL-readable files' runs' stages, a byte each (review_codes.py); None without such files."""
+        with self._lock:
+            if self._closed:
+                raise EngineError("the review of the dataset has ended")
             if self._stage_codes is None:
                 groups = grouped_files(self.ds.files, self._plans())
                 if not groups:
                     return None
-                self._stage_codes = StageCodes(runs_sql(self.ds, groups, 0), self._starts_sql())
+                self._stage_codes = StageCodes(
+                    runs_sql(self.ds, groups, 0), self._starts_sql(), self._starts[-1]
+                )
             return self._stage_codes
 
     def _plans(self) -> list[Any]:
@@ -383,8 +389,25 @@ class DatasetRows:
             ):
                 found.append(self._starts[at] + index)
 
+    def count_ahead(self) -> None:
+        """Start counting now, in a thread of its own (the app starts meanwhile); `tally` then
+        waits for it instead of counting again. A failure here is `tally`'s to tell."""
+
+        def count() -> None:
+            with contextlib.suppress(Exception):
+                self.tally()
+
+        threading.Thread(target=count, name="count-ahead", daemon=True).start()
+
     def tally(self) -> SourceTally:
-        """The counts by the stage codes kept in DuckDB, and by the exact path's files (read again)."""
+        """The counts by the stage codes kept (once: the files' own labels), and by the exact
+        path's files (read again)."""
+        with self._tally_lock:
+            if self._tally is None:
+                self._tally = self._counted()
+            return self._tally
+
+    def _counted(self) -> SourceTally:
         self.count()
         counts = [0] * len(STAGES)
         lucky = 0

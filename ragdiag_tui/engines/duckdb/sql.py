@@ -66,10 +66,16 @@ unless a list holds a character at or above U+E000 (then Python sorts it, exactl
 
 
 def runs_sql(
-    ds: Dataset, groups: Sequence[tuple[FieldSql, Sequence[Path]]], n_values: int, whole_run: bool = False
+    ds: Dataset,
+    groups: Sequence[tuple[FieldSql, Sequence[Path]]],
+    n_values: int,
+    whole_run: bool = False,
+    where: str | None = None,
 ) -> str:
     """One row per run of the files in `groups` (files read with the same FieldSql); with
-    `whole_run`, its row too, as a struct (so the groups must share a schema)."""
+    `whole_run`, its row too, as a struct (so the groups must share a schema). `where`, over
+    the columns read (f, line, fid, rid, label, req, ctx, v0, ...), keeps only the runs it
+    holds for before the rule is worked out."""
     cut = len(str(ds.root).rstrip("/")) + 2
     values = ", ".join(f"v{i}" for i in range(n_values)) or "NULL AS v_"
     parts = []
@@ -88,8 +94,9 @@ def runs_sql(
                 files=", ".join(literal(str(path)) for path in files),
             )
         )
+    runs = "\nUNION ALL\n".join(parts)
     return _RULE.format(
-        runs="\nUNION ALL\n".join(parts),
+        runs=runs if where is None else f"SELECT * FROM ({runs}) WHERE {where}",
         distinct_gap=_distinct("gap"),
         distinct_req=_distinct("req"),
         distinct_ctx=_distinct("ctx"),

@@ -17,6 +17,7 @@ shell (`sample`; see docs/guide/datasets.md); so is the statistics screen's repo
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,32 @@ class SourceCounted:
     most_missed: tuple[tuple[str, int], ...] = ()
 
 
+def _unless_cancelled(ask: Callable[[], Any]) -> Any:
+    """`ask()`'s answer, asked in a thread of its own; None if the worker is cancelled first
+    (the app is quitting: its worker threads are waited for, the count's scan is not, and the
+    engine stops it as the command exits)."""
+    worker = get_current_worker()
+    answer: list[Any] = []
+    failed: list[BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            answer.append(ask())
+        except BaseException as exc:  # told by the worker, in its own thread
+            failed.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="source-count", daemon=True).start()
+    while not done.wait(0.05):
+        if worker.is_cancelled:
+            return None
+    if failed:
+        raise failed[0]
+    return answer[0]
+
+
 def _replaced(settle: float) -> bool:
     """Whether the worker was cancelled (an exclusive newer one started) within `settle` seconds."""
     worker = get_current_worker()
@@ -94,7 +121,9 @@ def count_source(screen: WorkerHost, counted: Callable[[SourceCounted], None]) -
 
     def work() -> None:
         try:
-            tally = store.tally()  # type: ignore[attr-defined]
+            tally = _unless_cancelled(store.tally)  # type: ignore[attr-defined]
+            if tally is None:
+                return
             tell(SourceCounted(tally))
             tell(SourceCounted(None, most_missed=tuple(store.most_missed(MOST_MISSED))))  # type: ignore[attr-defined]
         except Exception as exc:  # any engine failure is a notice, not a crash
