@@ -27,7 +27,7 @@ def dataset_report(args: argparse.Namespace, tags: tuple[Any, ...], options: Any
     """The figures of the report of the dataset `args.inputs` names (a core ReportData).
     ReportError for what cannot be reported (a --baseline, a dataset or engine that cannot
     be opened); JournalError for a journal that cannot be read."""
-    from ..core.output.report import ReportError, build_dataset_report
+    from ..core.output.report import ReportError, build_dataset_report, hold_reviewed_runs
     from ..engines import EngineUnavailable, load_engine
     from ..engines.dataset import DatasetError, open_dataset
     from ..engines.results import EngineError
@@ -47,26 +47,11 @@ def dataset_report(args: argparse.Namespace, tags: tuple[Any, ...], options: Any
 def dataset_figures(engine: Any, dataset: Any, args: argparse.Namespace, review: Any) -> Any:
     """What DuckDB counts over the dataset with the review applied, as the report takes it:
     the document of `stats DATASET --json`, and the report's longer list of most-missed."""
-    from ..core.analysis.stats import TOP_MISSED as STATS_TOP
-    from ..core.output.report import DatasetFigures
-    from ..core.output.report.model import TOP_MISSED
+    from ..core.output.report import dataset_figures as figures
+    from ..core.output.report.dataset import COUNTED_MISSED
 
-    counted = engine.reviewed_stats(dataset, args.field_map, review, top=max(TOP_MISSED, STATS_TOP))
-    missed = tuple((item["id"], item["runs"]) for item in counted["most_missed"])
-    return DatasetFigures(
-        stats=counted | {"most_missed": counted["most_missed"][:STATS_TOP]},  # ties by id: a prefix
-        most_missed=missed[:TOP_MISSED],
-        size=sum(path.stat().st_size for path in dataset.files),
-        files=len(dataset.files),
-    )
-
-
-def hold_reviewed_runs(review: Any) -> None:
-    """Read once each run the report reads (its spot-checks', found in one query; the reviewed
-    and those in conflict), which it goes over several times, in sample order."""
-    store = review.store
-    store.resolve_ids(run_id for spot_check in review.spot_checks.values() for run_id in spot_check.runs)
-    store.hold([*review.states, *review.conflicts])
+    counted = engine.reviewed_stats(dataset, args.field_map, review, top=COUNTED_MISSED)
+    return figures(counted, sum(path.stat().st_size for path in dataset.files), len(dataset.files))
 
 
 def _unreviewed(args: argparse.Namespace, dataset: Any) -> Any:

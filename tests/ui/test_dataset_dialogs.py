@@ -233,3 +233,33 @@ async def test_labels_on_runs_without_one_move_a_lakes_most_missed_as_one_files(
         assert screen.documents == on_lake
     assert main(["stats", str(one), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["most_missed"] == expected
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+async def test_r_on_a_lakes_statistics_writes_the_report_report_dataset_writes(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`s` then `r` over a lake: the report beside the lake's folder, its figures and spot-check
+    those of `report DATASET` (written by a source and a read-only review of the worker's own)."""
+    pytest.importorskip("matplotlib")
+    from ..core.report_files import page
+
+    lake, one = write_lake(tmp_path, kind)
+    review_lake(lake, one)
+    assert main(["report", str(lake), "-o", str(tmp_path / "cli.html")]) == 0
+    capsys.readouterr()
+    app = lake_app(lake, reviewer="ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        said = record_notifications(app)
+        await statistics_of(pilot)
+        await pilot.press("r")
+        written = lambda: any(text.startswith(("Report written", "Report not written")) for text, _ in said)  # noqa: E731
+        await wait_until(pilot, written, "the report's notice", seconds=30)
+        await pilot.press("escape", "y")  # the screen still serves the review
+    path = tmp_path / "lake.report.html"
+    assert [text for text, _ in said if text.startswith("Report")][-1] == f"Report written to {path}"
+    from_app, from_cli = page(path).data(), page(tmp_path / "cli.html").data()
+    assert from_app["stats"] == from_cli["stats"]
+    assert from_app["stats"]["reviewed"] == 4 and from_app["stats"]["spot_checks"][0]["overturned"] == 2
+    assert (from_app["report"]["files"], from_app["report"]["runs"]) == (2, len(demo_runs()))

@@ -18,7 +18,7 @@ from ragdiag_tui.core.runs.stages import STAGES
 from ragdiag_tui.engines.dataset import open_dataset
 from ragdiag_tui.ui.app import RagdiagApp, create_app
 
-from .helpers import DEMO, detail_text, loaded, record_notifications, screen_text, table, wait_until
+from .helpers import DEMO, burst, detail_text, loaded, record_notifications, screen_text, table, wait_until
 
 pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
@@ -183,16 +183,10 @@ async def test_what_the_app_cannot_do_over_a_lake_it_says(tmp_path: Path) -> Non
             lambda: list(screen.rows) == sorted(screen.rows, key=screen.store.ids.__getitem__),
             "the sort",
         )
-        await pilot.press("s")  # the statistics, and their report (`report DATASET` writes it)
-        await wait_until(pilot, lambda: type(app.screen).__name__ == "StatisticsScreen", "the statistics")
-        await pilot.press("r")
-        await wait_until(pilot, lambda: len(said) >= 3, "the report's notice")
     texts = [text for text, _ in said]
     refusal = "The missing-document filter, tag: terms and the review's own views with a filter: "
     refusal += "not available while reviewing a dataset"
     assert sum(refusal in text for text in texts) == 2
-    assert "`ragdiag-tui report DATASET -o OUT.html`" in texts[2]
-    assert not list(tmp_path.glob("*.html"))
 
 
 @pytest.mark.parametrize("kind", ["jsonl", "parquet"])
@@ -352,3 +346,25 @@ async def test_quitting_while_a_lake_is_counted_does_not_wait_for_the_count(
         assert scanning[0].daemon and scanning[0].is_alive() and not release.is_set()
     finally:
         release.set()
+
+
+@pytest.mark.parametrize("keys", [("L", "n"), ("slash", *"pto", "enter", "n"), ("o", "end", "n")])
+async def test_keys_typed_after_a_lakes_view_act_on_the_view_they_were_typed_for(
+    tmp_path: Path, keys: tuple[str, ...]
+) -> None:
+    """`L` `n` in one burst over a lake: the engine finds the lucky answers in a worker; the `n`
+    waits for them and labels the first lucky answer, as over a file (it labelled the run under
+    the cursor in the view before). The same for a filter and a sort."""
+    lake, one = write_lake(tmp_path, "parquet")
+    labelled = []
+    for app in (lake_app(lake, reviewer="ann"), create_app(one, reviewer="ann")):
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot)
+            if isinstance(screen.store, SourceStore):
+                await counted(pilot)
+            burst(app, *keys)
+            await wait_until(pilot, lambda screen=screen: screen.review.reviewed == 1, "the label")
+            await pilot.pause()
+            labelled.append([screen.store.ids[row] for row in screen.review.reviewed_rows()])
+            assert screen.table.cursor_row in screen.review.reviewed_rows()
+    assert labelled[0] == labelled[1]

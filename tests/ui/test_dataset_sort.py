@@ -89,8 +89,10 @@ async def test_sort_keys_typed_in_a_burst_over_a_lake_end_in_the_order_they_name
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot)
         burst(app, "greater_than_sign", "greater_than_sign", "o", "greater_than_sign", "r", "o")
-        await wait_until(pilot, lambda: screen.view == "retrieval", "the keys")
-        assert (screen.sort_column, screen.sort_direction) == ("label", DESCENDING)
+        order = ("retrieval", "label", DESCENDING)
+        await wait_until(
+            pilot, lambda: (screen.view, screen.sort_column, screen.sort_direction) == order, "the keys"
+        )
         want = expected_ids(local, "retrieval", "", "label", DESCENDING)
         await wait_until(pilot, lambda: shown_ids(screen) == want, "the retrieval view by label, descending")
         burst(app, "a", "slash", *"pto", "enter", "greater_than_sign", "o")

@@ -110,3 +110,17 @@ class RowSource(Protocol):
         """The positions a `source_sorting.SourceSort` orders, in its order, as a
         `source_sorting.SourceOrder` (slow: every run is read)."""
         ...
+
+    def reopened(self) -> RowSource:
+        """The same rows through a source of their own (its own engine connection and caches),
+        for work in another thread while this one serves the screen (the statistics' report)."""
+        ...
+
+    def reviewed_stats(self, review: Any, top: int) -> dict[str, Any]:
+        """What `stats DATASET --json` prints with `review` applied (a review of this source read
+        in place), its `top` most-missed documents listed (slow: every run is read)."""
+        ...
+
+    def footprint(self) -> tuple[int, int]:
+        """The bytes of the source's files, and how many files there are (a report's header)."""
+        ...

@@ -49,6 +49,7 @@ from .review_order import (
     wanted_table,
 )
 from .review_positions import sql_positions_of
+from .review_report import ReportFacts
 from .sample import draw_runs
 from .schema import literal, plan
 from .sql import grouped_files, runs_sql
@@ -165,7 +166,7 @@ class _ParquetFile:
             group += 1
 
 
-class DatasetRows:
+class DatasetRows(ReportFacts):
     """The `RowSource` of a dataset (see the module's docstring)."""
 
     def __init__(self, ds: Dataset, field_map: FieldMap | None = None) -> None:

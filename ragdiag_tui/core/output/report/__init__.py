@@ -12,6 +12,7 @@ __getattr__, __all__ = public_api(
     __name__,
     {
         "charts": ["ChartsUnavailable", "INSTALL", "require_matplotlib"],
+        "dataset": ["dataset_figures", "hold_reviewed_runs"],
         "model": [
             "DEFAULT_LIMIT",
             "DatasetFigures",

@@ -7,11 +7,11 @@ the lucky answers (the engine's, the review's labels laid over them), the review
 the conflicts (the review's own), narrowed by the filter's text, FIELD:VALUE and is: terms
 (found by the engine too), in dataset order or sorted by a column (ordered by the engine, the
 review's labels laid over it: `find_order`). The statistics (`s`) show the engine's counts
-with the review's labels over them once counted (ui/screens/counting.py), and the export (`e`)
-writes the reviewed runs. The document filter and tag: terms need every run in hand, so over a
-dataset they are refused with a notice naming the command that does the same from the
-shell (`sample`; see docs/guide/datasets.md); so is the statistics screen's report
-(ui/screens/statistics_report.py: `report DATASET`).
+with the review's labels over them once counted (ui/screens/counting.py), and their report
+(`r`, as `report DATASET`: ui/screens/statistics_report.py); the export (`e`) writes the reviewed
+runs. The document filter and tag: terms need every run in hand, so over a dataset they are
+refused with a notice naming the command that does the same from the shell (`sample`; see
+docs/guide/datasets.md).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
+from textual.worker import Worker
 
 from ....core.analysis.sorting import FILE_ORDER
 from ....core.common.text import visible
@@ -38,6 +39,7 @@ from .documents import Documents
 from .footer_keys import fit_footer
 from .keys import SCREEN_BINDINGS, commands, key_help
 from .labelling import Labelling
+from .load_gate import wake_after
 from .loading import Loading
 from .navigation import Navigation
 from .run_index import RunIndex
@@ -130,6 +132,9 @@ class ReviewScreen(StyledOnce[None]):
         await self.loader.start()
 
     # -- loading (see loading.py) ----------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        wake_after(event, self.app)  # a dataset's rows found: the keys typed for them go on
 
     def on_load_progressed(self, event: LoadProgressed) -> None:
         self.loader.progressed(event)
