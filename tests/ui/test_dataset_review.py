@@ -214,6 +214,34 @@ async def test_a_filter_over_a_lake_shows_the_runs_one_file_shows(tmp_path: Path
         assert not [text for text, _ in said if "not available" in text]
 
 
+async def test_enter_scans_a_lakes_filter_at_once_and_the_keys_typed_before_it_do_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ragdiag_tui.ui.screens.review import in_place
+
+    monkeypatch.setattr(in_place, "SETTLE_SECONDS", 3600.0)  # only enter can end the wait for a key
+    lake, _ = write_lake(tmp_path, "parquet")
+    app = lake_app(lake, reviewer="ann")
+    asked: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot)
+        source = screen.store.source
+        find = source.filter_positions
+
+        def filter_positions(query):
+            asked.append(query.text)
+            return find(query)
+
+        monkeypatch.setattr(source, "filter_positions", filter_positions)
+        await pilot.press("slash", *"HR-policy-0", "enter")
+        await wait_until(pilot, lambda: screen.search == "HR-policy-0" and asked, "the filter's scan")
+        await wait_until(
+            pilot, lambda: f"{len(screen.rows)} of {len(demo_runs())} shown" in screen_text(app), "the count"
+        )
+        assert 0 < len(screen.rows) < len(demo_runs())
+    assert asked == ["hr-policy-0"]  # one scan: the keys before enter each gave way to the next
+
+
 @pytest.mark.parametrize("kind", ["jsonl", "parquet"])
 async def test_d_over_a_lake_draws_sample_datasets_runs_and_concludes_as_one_file(
     tmp_path: Path, kind: str

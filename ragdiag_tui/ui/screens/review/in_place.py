@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ....core.runs.row_source import SourceTally
 
 NOTICE_SECONDS = 12
-SETTLE_SECONDS = 0.25  # a filter over a dataset waits this long for the next key before its scan
+SETTLE_SECONDS = 0.25  # a filter typed over a dataset waits this long for the next key before its scan
 MOST_MISSED = 100  # documents found once a dataset is counted (the statistics screen lists them)
 INSTEAD = {
     "filter": "the table shows the view's runs filtered by text, FIELD:VALUE and is: terms, sorted by "
@@ -90,14 +90,13 @@ def _unless_cancelled(ask: Callable[[], Any]) -> Any:
     return answer[0]
 
 
-def _replaced(settle: float) -> bool:
-    """Whether the worker was cancelled (an exclusive newer one started) within `settle` seconds."""
+def _replaced(settle: float, done: threading.Event) -> bool:
+    """Whether the worker was cancelled (an exclusive newer one started) within `settle` seconds,
+    or before `done` was set (the reviewer pressed enter: no key is coming)."""
     worker = get_current_worker()
     deadline = time.monotonic() + settle
-    while time.monotonic() < deadline:
-        if worker.is_cancelled:
-            return True
-        time.sleep(0.02)
+    while time.monotonic() < deadline and not worker.is_cancelled and not done.wait(0.02):
+        pass
     return worker.is_cancelled
 
 
@@ -151,16 +150,22 @@ def find_view(screen: WorkerHost, view: str, found: Callable[[str, Sequence[int]
     _ask_source(screen, lambda: store.source.view_positions(view), shown, "view")  # type: ignore[attr-defined]
 
 
-def find_filter(screen: WorkerHost, query: SourceQuery, found: Callable[[Sequence[int]], None]) -> None:
+def find_filter(
+    screen: WorkerHost,
+    query: SourceQuery,
+    found: Callable[[Sequence[int]], None],
+    done: threading.Event | None = None,
+) -> None:
     """The rows of a filter over a dataset (`source_views.SourceQuery`), found by the engine in a
-    worker, the review's labels laid over them on the main thread; `found(rows)` shows them."""
+    worker, the review's labels laid over them on the main thread; `found(rows)` shows them.
+    The scan waits `SETTLE_SECONDS` for the next key, or until `done` is set (enter)."""
     store, review = screen.store, screen.review
     assert review is not None
 
     def shown(positions: Sequence[int]) -> None:
         found(filtered_rows(store, review, query, positions))
 
-    _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter", SETTLE_SECONDS)  # type: ignore[attr-defined]
+    _ask_source(screen, lambda: store.source.filter_positions(query), shown, "filter", SETTLE_SECONDS, done)  # type: ignore[attr-defined]
 
 
 def find_order(
@@ -190,13 +195,15 @@ def _ask_source(
     shown: Callable[[Any], None],
     what: str,
     settle: float = 0.0,
+    done: threading.Event | None = None,
 ) -> None:
     """`ask` the source in a worker; `shown` its answer on the main thread, or the failure told.
-    With `settle`, the worker first waits that long and asks nothing if a newer question has
-    replaced it meanwhile (a filter being typed: one scan of the dataset, not one a key)."""
+    With `settle`, the worker first waits that long (or until `done` is set) and asks nothing if
+    a newer question has replaced it meanwhile (a filter being typed: one scan of the dataset,
+    not one a key)."""
 
     def work() -> None:
-        if settle and (get_current_worker().is_cancelled or _replaced(settle)):
+        if settle and (get_current_worker().is_cancelled or _replaced(settle, done or threading.Event())):
             return
         try:
             positions = ask()

@@ -10,6 +10,7 @@ looks only among the runs that matched before.
 
 from __future__ import annotations
 
+import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -100,6 +101,7 @@ class RunIndex:
         self.rows: list[int] | array[int] | range = range(0)  # an array: a dataset's view
         self.sticky: int | None = None  # a changed run kept in view while the cursor is on it
         self._narrowing: tuple[str, str, str | None] | None = None  # the filter the rows were found by
+        self._typed = threading.Event()  # set on enter: a dataset's filter is scanned without waiting
         self.mounting = False
         """True while a load that ended early is shown from the screen's `on_mount` (see
         `Loading.start`): its widgets are there, though Textual counts it mounted only after."""
@@ -199,7 +201,8 @@ class RunIndex:
             query = source_query(screen.store, review, view, parse_query(screen.store, screen.search))
             if query is not None:
                 search = screen.search
-                find_filter(screen, query, lambda rows: self.view_found(view, rows, search))
+                self._typed = threading.Event()
+                find_filter(screen, query, lambda rows: self.view_found(view, rows, search), self._typed)
                 return
         elif screen.missing_doc is None and view != "all" and source_view(screen.store, review, view):
             find_view(screen, view, self.view_found)
@@ -215,6 +218,11 @@ class RunIndex:
         self.sticky = None
         screen.table.show_rows(screen.store, screen.review, self.rows, old_row or 0)
         self.show_state()
+
+    def filter_typed(self) -> None:
+        """The reviewer pressed enter in the filter: a dataset's filter waiting for the next key
+        is scanned now (one already scanning or shown is left as it is)."""
+        self._typed.set()
 
     def view_found(self, view: str, rows: Sequence[int], search: str = "") -> None:
         """A dataset's view (filtered by `search`) came from its engine: shown (sorted first, by

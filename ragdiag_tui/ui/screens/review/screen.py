@@ -197,6 +197,7 @@ class ReviewScreen(StyledOnce[None]):
 
     @on(FilterBar.Finished)
     def _filter_done(self, event: FilterBar.Finished) -> None:
+        self.index.filter_typed()
         focus_now(self.table)
 
     def action_focus_filter(self) -> None:
