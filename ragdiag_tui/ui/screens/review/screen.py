@@ -53,10 +53,7 @@ class ReviewScreen(StyledOnce[None]):
     """Browse, filter and label the runs of one file."""
 
     BINDINGS: ClassVar[list[BindingType]] = SCREEN_BINDINGS
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
-        (0, "-narrow"),
-        (140, "-wide"),
-    ]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (140, "-wide")]
 
     view: var[str] = var("all")
     """The active view (a `views.VIEWS` name)."""
