@@ -79,12 +79,16 @@ def file_ids(review: Review, view: str, text: str) -> list[str]:
     return [review.store.ids[row] for row in filter_rows(review.store, review, view, text)]
 
 
-@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
-def test_a_filter_over_a_lake_finds_the_runs_of_one_file_in_its_order(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize(("kind", "ids_found"), [("jsonl", False), ("parquet", False), ("parquet", True)])
+def test_a_filter_over_a_lake_finds_the_runs_of_one_file_in_its_order(
+    tmp_path: Path, kind: str, ids_found: bool
+) -> None:
+    """With the runs' document IDs found (as the app finds them after the counts) or not."""
     lake, one = lake_and_file(tmp_path, kind)
-    on_lake = open_review(
-        str(lake), store=SourceStore(DatasetRows(open_dataset([str(lake)]))), reviewer="ann"
-    )
+    rows = DatasetRows(open_dataset([str(lake)]))
+    if ids_found:
+        rows.find_ids()
+    on_lake = open_review(str(lake), store=SourceStore(rows), reviewer="ann")
     in_file = open_review(one, reviewer="ann")
     found = {}
     for view, text in FILTERS:
@@ -149,16 +153,22 @@ FOLDING = [  # texts SQL's lower() does not fold as Python does, and an invalid 
     "text",
     ["N-\u212a", "kelvin-k", "strasse", "STRASSE", "file-9", "-9", "bad-3:7", "3:7", "i\u0307d-4", "d-4"],
 )
+@pytest.mark.parametrize("ids_found", [False, True])
 def test_a_lakes_text_filter_first_narrowed_on_the_columns_read_finds_what_one_file_finds(
-    tmp_path: Path, text: str
+    tmp_path: Path, text: str, ids_found: bool
 ) -> None:
     """The text is first looked for in the columns as read (its caseless characters as they
     are, or by SQL's lower() where that folds as Python does), the rule then worked out for
-    the runs kept: the same runs as the app's filter over one file, where folding differs too."""
+    the runs kept: the same runs as the app's filter over one file, where folding differs too;
+    the same again once the runs' document IDs are known (the lists then read only when one
+    of them holds the text)."""
     write_parquet(tmp_path / "lake" / "a.parquet", FOLDING[:2], ("question",))
     write_parquet(tmp_path / "lake" / "b.parquet", FOLDING[2:], ("question",))
     one = write_parquet(tmp_path / "one.parquet", FOLDING, ("question",))
-    store = SourceStore(DatasetRows(open_dataset([str(tmp_path / "lake")])))
+    rows = DatasetRows(open_dataset([str(tmp_path / "lake")]))
+    if ids_found:
+        rows.find_ids()
+    store = SourceStore(rows)
     on_lake = open_review(str(tmp_path / "lake"), store=store, reviewer="ann")
     on_file = open_review(str(one), reviewer="ann")
     expected = list(filter_rows(on_file.store, on_file, "all", text))

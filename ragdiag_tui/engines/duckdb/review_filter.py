@@ -3,6 +3,10 @@ of its views that contain the filter's text and pass its field terms, found as
 `sample DATASET --filter` finds a population: SQL over the Parquet files it reads exactly,
 the exact path (the local loader, run by run) over the rest, in dataset order.
 
+When the runs' document IDs are known (review_ids.py) and none holds the text, the lists are
+not read: a first scan of the ids and questions finds the lines of the few runs that may match,
+and the rule is worked out for those alone.
+
 The text is searched where the app's text filter searches a run (`filtering.match_text`):
 its id, question and required and supplied document IDs, joined and case-folded as Python
 folds them (`folded_sql`). An invalid run read by SQL is searched by its id alone (the exact
@@ -16,6 +20,7 @@ import re
 import string
 from array import array
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,9 +34,10 @@ from ..dataset import Dataset
 from ..results import in_view
 from .connect import arrow_batches, connect
 from .pyrows import PyRun
+from .review_ids import DocumentIds
 from .sample import folded_sql, term_sql
 from .schema import Unclean, field_sql, literal, plan
-from .sql import grouped_files, runs_sql
+from .sql import fields_sql, grouped_files, runs_sql
 
 _FILTER = """
 SELECT CAST(__start + line - 1 AS BIGINT) AS pos
@@ -64,21 +70,34 @@ def filter_plans(files: Sequence[Path], mapping: FieldMap | None, query: SourceQ
     return plans
 
 
-def sql_positions(ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQuery) -> array[int]:
+def sql_positions(
+    ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQuery, ids: DocumentIds | None = None
+) -> array[int]:
     """The positions SQL finds in the files `plans` reads (`starts`: SQL VALUES of each file's
-    name and first position), in order."""
+    name and first position), in order; the lists are left unread when `ids` knows that no
+    document ID holds the text."""
     groups = grouped_files(ds.files, plans)
     found = array("q")
     if not groups:
         return found
+    with ids.filtering(query.text, groups) if ids is not None else nullcontext() as holds:
+        return _found(ds, groups, starts, query, lists=holds is not False)
+
+
+def _found(ds: Dataset, groups: Sequence[Any], starts: str, query: SourceQuery, lists: bool) -> array[int]:
+    found = array("q")
     fields = fields_of(query)
+    prefilter = text_prefilter(query.text, f"v{len(fields)}", lists)
+    lines = None if lists or prefilter is None else _narrowed(ds, groups, len(fields) + 1, prefilter)
+    if lines == []:
+        return found  # no run's id nor question holds the text, and no document ID does
     terms = [term_sql(term, f"v{fields.index(term.field)}") for term in query.fields]
     if query.text:
         haystack = folded_sql("CASE WHEN stage = 'invalid' THEN rid ELSE __hay END")
         terms.append(f"contains({haystack}, {literal(query.text)})")
     sql = _FILTER.format(
         question=len(fields),
-        runs=runs_sql(ds, groups, len(fields) + 1, where=text_prefilter(query.text, f"v{len(fields)}")),
+        runs=runs_sql(ds, groups, len(fields) + 1, where=prefilter, lines=lines or ()),
         starts=starts,
         terms=" AND ".join(terms) or "true",
         views=" AND ".join(_view_sql(view) for view in query.views),
@@ -90,13 +109,24 @@ def sql_positions(ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQ
     return found
 
 
+def _narrowed(ds: Dataset, groups: Sequence[Any], n_values: int, prefilter: str) -> list[int] | None:
+    """The lines of the runs `prefilter` keeps, found first by a scan of the columns it names
+    alone (DuckDB reads every column a query names for every row, whatever its condition), when
+    they are at most NARROW_MOST (the same line of several files once); None when more are."""
+    sql = f"SELECT line FROM ({fields_sql(ds, groups, n_values)}) WHERE {prefilter} LIMIT {NARROW_MOST + 1}"
+    with connect() as con:
+        lines = sorted({line for (line,) in con.execute(sql).fetchall()})
+    return lines if len(lines) <= NARROW_MOST else None
+
+
+NARROW_MOST = 1024  # lines of runs a text may be found in for the files to be read again at those alone
 CASELESS = frozenset(string.digits + string.punctuation + " ")
 """The characters no other character case-folds to, nor they to another (checked over every
 code point): a text that case-folds to one holding them holds them as they are."""
 SURE_RUN = 3  # a run of caseless characters this long is rare enough to look for first
 
 
-def text_prefilter(text: str, question: str) -> str | None:
+def text_prefilter(text: str, question: str, lists: bool = True) -> str | None:
     """A condition on the columns read (the run's id in the dataset, the `question` column, the
     document IDs) that holds for every run whose searched text, case-folded, contains `text`
     (case-folded), and for few others; None when there is none to gain. DuckDB tests it right
@@ -105,7 +135,8 @@ def text_prefilter(text: str, question: str) -> str | None:
     Each part of the searched text (each document ID of the lists) is tested alone (they are
     joined by line breaks, which no text typed in the filter holds): by the longest run of
     `text`'s caseless characters as it is, or else by SQL's lower(), which folds ASCII as
-    Python does (any other part is kept)."""
+    Python does (any other part is kept). Without `lists` (no document ID holds the text),
+    only the id and the question are tested."""
     if not text or "\n" in text:
         return None
     run = max(re.findall(f"[{re.escape(''.join(sorted(CASELESS)))}]+", text) or [""], key=len)
@@ -115,7 +146,8 @@ def text_prefilter(text: str, question: str) -> str | None:
         test = f"(contains(lower({{part}}), {literal(text)}) OR strlen({{part}}) <> length({{part}}))"
     tests = [test.format(part=part) for part in ("rid", question)]
     tests += [
-        f"len(list_filter({ids}, lambda __id: {test.format(part='__id')})) > 0" for ids in ("req", "ctx")
+        f"len(list_filter({ids}, lambda __id: {test.format(part='__id')})) > 0"
+        for ids in (("req", "ctx") if lists else ())
     ]
     return " OR ".join(f"coalesce({test}, false)" for test in tests)
 

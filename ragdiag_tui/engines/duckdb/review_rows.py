@@ -24,21 +24,20 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ...core.analysis.sampling import Sample
 from ...core.analysis.source_sorting import SourceOrder, SourceSort
 from ...core.analysis.source_views import SourceQuery
-from ...core.analysis.stratify import StrataPlan
 from ...core.runs import parquet_runs
 from ...core.runs.mapping import FieldMap
 from ...core.runs.row_source import RowWindow, SourceTally
 from ...core.runs.stages import STAGE_CODE, STAGES
 from ...core.runs.store import L_FALSE, L_NONE, L_TRUE, S_INVALID
 from ..dataset import Dataset
-from ..results import EngineError, check_draw, filter_words, parse_filters
-from ..strata import check_strata
+from ..results import EngineError
 from .pyrows import PyRun, runs_of
 from .review_codes import StageCodes
+from .review_draws import DatasetDraws
 from .review_filter import exact_positions, fields_of, file_has_field, filter_plans, sql_positions
+from .review_ids import DocumentIds
 from .review_order import (
     CODES_KEYS,
     answer,
@@ -50,11 +49,9 @@ from .review_order import (
 )
 from .review_positions import sql_positions_of
 from .review_report import ReportFacts
-from .sample import draw_runs
 from .schema import literal, plan
-from .sql import grouped_files, runs_sql
+from .sql import fields_sql, grouped_files, runs_sql
 from .stats import exact_tallies
-from .stratified import stratified_draw
 
 CHECKPOINT = 1024  # JSON Lines records between two kept (byte offset, line) places
 MOST_MISSED = 10
@@ -166,7 +163,7 @@ class _ParquetFile:
             group += 1
 
 
-class DatasetRows(ReportFacts):
+class DatasetRows(ReportFacts, DatasetDraws):
     """The `RowSource` of a dataset (see the module's docstring)."""
 
     def __init__(self, ds: Dataset, field_map: FieldMap | None = None) -> None:
@@ -176,6 +173,7 @@ class DatasetRows(ReportFacts):
         self._starts: list[int] = [0]
         self._lock = threading.Lock()
         self._stage_codes: StageCodes | None = None
+        self._ids = DocumentIds()  # the runs' document IDs, found after the counts (review_ids.py)
         self._fields: dict[str, bool] = {}  # has_field's answers
         self._tally: SourceTally | None = None
         self._closed = False
@@ -261,6 +259,7 @@ class DatasetRows(ReportFacts):
         with self._lock:
             self._closed = True
             codes = self._stage_codes
+        self._ids.close()
         if codes is not None:
             codes.close()
 
@@ -308,7 +307,7 @@ class DatasetRows(ReportFacts):
                         fields_of(query), filtering=True,
                     )  # fmt: skip
                     exact_positions(runs, self._starts[at], query, found)
-        from_sql = sql_positions(self.ds, plans, self._starts_sql(), query)
+        from_sql = sql_positions(self.ds, plans, self._starts_sql(), query, self._ids)
         return array("q", heapq.merge(found, from_sql)) if found and from_sql else found or from_sql
 
     def order_positions(self, request: SourceSort) -> SourceOrder:
@@ -339,40 +338,6 @@ class DatasetRows(ReportFacts):
             table = files_order(request, scan, self._starts_sql())
         return answer(request, table, pairs)
 
-    def check_draw(self, view: str, filter_text: str, n: int | str, strata: StrataPlan | None = None) -> None:
-        """Raise ValueError for what `draw_sample` (with `strata`, `draw_stratified`) cannot
-        draw, before its scan."""
-        parse_filters(filter_text)
-        check_draw(view, n)
-        if strata is not None:
-            check_strata(strata)
-
-    def draw_sample(self, view: str, filter_text: str, n: int | str, margin: float, seed: int) -> Sample:
-        """A spot-check drawn as `sample DATASET --view VIEW --filter TEXT -n N --seed S` draws
-        it (by the files' own labels); ValueError (SampleError for a view) for what a dataset cannot
-        draw from."""
-        terms = parse_filters(filter_text)
-        draw, drawn = draw_runs(
-            self.ds, self.field_map, view=view, filters=terms, n=n, margin=margin, seed=seed
-        )
-        ids = tuple(run_id for _, _, _, run_id, _ in drawn)
-        return Sample(
-            view, filter_words(terms), seed, draw.population, ids, margin=margin if n == "auto" else None
-        )
-
-    def draw_stratified(
-        self, view: str, filter_text: str, n: int | str, margin: float, seed: int, strata: StrataPlan
-    ) -> Sample:
-        """A stratified spot-check drawn as `sample DATASET --strata ...` draws it; SampleError
-        for strata a dataset cannot have (`tag:KEY`)."""
-        self.check_draw(view, filter_text, n, strata)
-        terms = parse_filters(filter_text)
-        draw, record, served = stratified_draw(
-            self.ds, self.field_map, view=view, filters=terms, n=n, margin=margin, seed=seed, strata=strata
-        )
-        ids = tuple(candidate[3] for candidate in served)
-        return Sample(view, filter_words(terms), seed, draw.population, ids, record, strata.margin)
-
     def _starts_sql(self) -> str:
         """Each file's name and first position, as SQL VALUES."""
         files = enumerate(self.ds.files)
@@ -392,13 +357,21 @@ class DatasetRows(ReportFacts):
 
     def count_ahead(self) -> None:
         """Start counting now, in a thread of its own (the app starts meanwhile); `tally` then
-        waits for it instead of counting again. A failure here is `tally`'s to tell."""
+        waits for it instead of counting again. A failure here is `tally`'s to tell. The runs'
+        document IDs are found next, for the text filter (review_ids.py)."""
 
         def count() -> None:
             with contextlib.suppress(Exception):
                 self.tally()
+                self.find_ids()
 
         threading.Thread(target=count, name="count-ahead", daemon=True).start()
+
+    def find_ids(self) -> None:
+        """Find the document IDs of the runs SQL reads (once), for the text filter."""
+        groups = grouped_files(self.ds.files, self._plans())
+        if groups:
+            self._ids.build(fields_sql(self.ds, groups), groups)
 
     def tally(self) -> SourceTally:
         """The counts by the stage codes kept (once: the files' own labels), and by the exact

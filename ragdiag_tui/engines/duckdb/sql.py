@@ -22,7 +22,7 @@ SELECT f, line, fid, coalesce(fid, f || ':' || line) AS rid, label, req, ctx, {v
 FROM (
   SELECT filename[{cut}:] AS f, file_row_number + 1 AS line, {id} AS fid, {required} AS req,
          {context} AS ctx, {label} AS label, {value_exprs}{row}
-  FROM read_parquet([{files}], filename = true, file_row_number = true) AS __run
+  FROM read_parquet([{files}], filename = true, file_row_number = true) AS __run{rows}
 )"""
 
 _RULE = """
@@ -71,11 +71,33 @@ def runs_sql(
     n_values: int,
     whole_run: bool = False,
     where: str | None = None,
+    lines: Sequence[int] = (),
 ) -> str:
     """One row per run of the files in `groups` (files read with the same FieldSql); with
     `whole_run`, its row too, as a struct (so the groups must share a schema). `where`, over
     the columns read (f, line, fid, rid, label, req, ctx, v0, ...), keeps only the runs it
-    holds for before the rule is worked out."""
+    holds for before the rule is worked out; `lines`, only the runs at those lines of their
+    files."""
+    runs = fields_sql(ds, groups, n_values, whole_run, lines)
+    return _RULE.format(
+        runs=runs if where is None else f"SELECT * FROM ({runs}) WHERE {where}",
+        distinct_gap=_distinct("gap"),
+        distinct_req=_distinct("req"),
+        distinct_ctx=_distinct("ctx"),
+    )
+
+
+def fields_sql(
+    ds: Dataset,
+    groups: Sequence[tuple[FieldSql, Sequence[Path]]],
+    n_values: int = 0,
+    whole_run: bool = False,
+    lines: Sequence[int] = (),
+) -> str:
+    """One row per run of the files in `groups`, its fields as read (f, line, fid, rid, label,
+    req, ctx, v0, ...), before the rule; with `lines`, only the runs at those (1-based) lines
+    of their files (DuckDB then reads only the row groups that hold them)."""
+    rows = f"\n  WHERE file_row_number IN ({', '.join(str(line - 1) for line in lines)})" if lines else ""
     cut = len(str(ds.root).rstrip("/")) + 2
     values = ", ".join(f"v{i}" for i in range(n_values)) or "NULL AS v_"
     parts = []
@@ -92,15 +114,10 @@ def runs_sql(
                 value_exprs=value_exprs,
                 row=", __run" if whole_run else "",
                 files=", ".join(literal(str(path)) for path in files),
+                rows=rows,
             )
         )
-    runs = "\nUNION ALL\n".join(parts)
-    return _RULE.format(
-        runs=runs if where is None else f"SELECT * FROM ({runs}) WHERE {where}",
-        distinct_gap=_distinct("gap"),
-        distinct_req=_distinct("req"),
-        distinct_ctx=_distinct("ctx"),
-    )
+    return "\nUNION ALL\n".join(parts)
 
 
 def grouped_files(
