@@ -3,9 +3,10 @@ of its views that contain the filter's text and pass its field terms, found as
 `sample DATASET --filter` finds a population: SQL over the Parquet files it reads exactly,
 the exact path (the local loader, run by run) over the rest, in dataset order.
 
-When the runs' document IDs are known (review_ids.py) and none holds the text, the lists are
-not read: a first scan of the ids and questions finds the lines of the few runs that may match,
-and the rule is worked out for those alone.
+When no document ID holds the text, as the runs' IDs tell once found (review_ids.py) or else
+the files' dictionary pages (dictionary_pages.py), the lists are not read: a first scan of the
+ids and questions finds the lines of the few runs that may match, and the rule is worked out
+for those alone.
 
 The text is searched where the app's text filter searches a run (`filtering.match_text`):
 its id, question and required and supplied document IDs, joined and case-folded as Python
@@ -16,10 +17,12 @@ path and a run file also search its line number and reason).
 from __future__ import annotations
 
 import mmap
+import os
 import re
 import string
 from array import array
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
@@ -33,10 +36,11 @@ from ...core.runs.store import error_search_text
 from ..dataset import Dataset
 from ..results import in_view
 from .connect import arrow_batches, connect
+from .dictionary_pages import may_hold
 from .pyrows import PyRun
 from .review_ids import DocumentIds
 from .sample import folded_sql, term_sql
-from .schema import Unclean, field_sql, literal, plan
+from .schema import Unclean, field_sql, ident, literal, plan
 from .sql import fields_sql, grouped_files, runs_sql
 
 _FILTER = """
@@ -71,17 +75,48 @@ def filter_plans(files: Sequence[Path], mapping: FieldMap | None, query: SourceQ
 
 
 def sql_positions(
-    ds: Dataset, plans: Sequence[Any], starts: str, query: SourceQuery, ids: DocumentIds | None = None
+    ds: Dataset,
+    plans: Sequence[Any],
+    starts: str,
+    query: SourceQuery,
+    ids: DocumentIds | None = None,
+    mapping: FieldMap | None = None,
 ) -> array[int]:
     """The positions SQL finds in the files `plans` reads (`starts`: SQL VALUES of each file's
-    name and first position), in order; the lists are left unread when `ids` knows that no
-    document ID holds the text."""
+    name and first position), in order; the lists are left unread when `ids`, or else the
+    files' dictionary pages, tell that no document ID holds the text."""
     groups = grouped_files(ds.files, plans)
     found = array("q")
     if not groups:
         return found
     with ids.filtering(query.text, groups) if ids is not None else nullcontext() as holds:
+        if holds is None and query.text:
+            holds = lists_may_hold(groups, mapping, query.text)
         return _found(ds, groups, starts, query, lists=holds is not False)
+
+
+def lists_may_hold(groups: Sequence[Any], mapping: FieldMap | None, text: str) -> bool | None:
+    """Whether a document ID of the runs `groups` reads may hold `text` (case-folded), told from
+    the files' dictionary pages (dictionary_pages.py) by the longest run of its caseless
+    characters; None when that is not known (a short run, lists not read as plain columns, a
+    file whose pages do not tell)."""
+    run = _sure_run(text)
+    if run is None:
+        return None
+    names = tuple((mapping or FieldMap()).source(field) for field in ("required", "context"))
+    plain = tuple(f"CAST({ident(name)} AS VARCHAR[])" for name in names)
+    if any((fields.required, fields.context) != plain for fields, _files in groups):
+        return None
+    columns = [(path, name) for _fields, files in groups for path in files for name in names]
+    pool = ThreadPoolExecutor(min(len(columns), os.cpu_count() or 1, 4), thread_name_prefix="dictionary")
+    needle = run.encode()
+    try:  # the pages are read and searched a column at a time, side by side
+        for answer in as_completed([pool.submit(may_hold, path, name, needle) for path, name in columns]):
+            if answer.result() is not False:
+                return answer.result()
+        return False
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _found(ds: Dataset, groups: Sequence[Any], starts: str, query: SourceQuery, lists: bool) -> array[int]:
@@ -139,8 +174,8 @@ def text_prefilter(text: str, question: str, lists: bool = True) -> str | None:
     only the id and the question are tested."""
     if not text or "\n" in text:
         return None
-    run = max(re.findall(f"[{re.escape(''.join(sorted(CASELESS)))}]+", text) or [""], key=len)
-    if len(run) >= min(SURE_RUN, len(text)):
+    run = _sure_run(text)
+    if run is not None:
         test = f"contains({{part}}, {literal(run)})"
     else:
         test = f"(contains(lower({{part}}), {literal(text)}) OR strlen({{part}}) <> length({{part}}))"
@@ -150,6 +185,13 @@ def text_prefilter(text: str, question: str, lists: bool = True) -> str | None:
         for ids in (("req", "ctx") if lists else ())
     ]
     return " OR ".join(f"coalesce({test}, false)" for test in tests)
+
+
+def _sure_run(text: str) -> str | None:
+    """The longest run of `text`'s caseless characters when it is long enough to look for as it
+    is (SURE_RUN, or the whole text): whatever case-folds to a text holding `text` holds it."""
+    run = max(re.findall(f"[{re.escape(''.join(sorted(CASELESS)))}]+", text) or [""], key=len)
+    return run if run and len(run) >= min(SURE_RUN, len(text)) else None
 
 
 def _view_sql(view: str) -> str:

@@ -9,8 +9,9 @@ IDs of the required and context lists (`DocumentIds.build`), and a filter then t
 against them: when none holds it (case-folded, as the filter folds), the filter reads the
 runs' ids and questions only. They are kept only up to `CAP` IDs (beyond, the lists are read
 as before) and only while the files read are unchanged (size and modification time). A
-filter asked before they are found reads the lists itself, and goes first: the search under
-way is stopped, and begun again once the filter is done (both would read the same lists). The
+filter asked before they are found asks the files' dictionary pages instead (or reads the
+lists), and goes first: the search under way is stopped, and begun again once the filter is
+done (both would read the same files). The
 search is background work: it runs on one of DuckDB's threads, leaving a core to the app.
 """
 

@@ -307,7 +307,7 @@ class DatasetRows(ReportFacts, DatasetDraws):
                         fields_of(query), filtering=True,
                     )  # fmt: skip
                     exact_positions(runs, self._starts[at], query, found)
-        from_sql = sql_positions(self.ds, plans, self._starts_sql(), query, self._ids)
+        from_sql = sql_positions(self.ds, plans, self._starts_sql(), query, self._ids, self.field_map)
         return array("q", heapq.merge(found, from_sql)) if found and from_sql else found or from_sql
 
     def order_positions(self, request: SourceSort) -> SourceOrder:
