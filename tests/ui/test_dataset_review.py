@@ -369,8 +369,9 @@ async def test_quitting_while_a_lake_is_counted_does_not_wait_for_the_count(
             await wait_until(pilot, lambda: scanning, "the count")
             worker = next(w for w in app.workers if w.name == "count")
         deadline = time.monotonic() + 10
-        while not worker.is_finished and time.monotonic() < deadline:
+        while not worker.is_finished and time.monotonic() < deadline:  # polls the worker's end
             time.sleep(0.02)
+        assert worker.is_finished  # the quit did not wait for the scan
         assert scanning[0].daemon and scanning[0].is_alive() and not release.is_set()
     finally:
         release.set()

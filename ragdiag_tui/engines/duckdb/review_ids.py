@@ -8,11 +8,11 @@ ID holds. So once the counts are in, the app asks DuckDB, in the background, for
 IDs of the required and context lists (`DocumentIds.build`), and a filter then tests its text
 against them: when none holds it (case-folded, as the filter folds), the filter reads the
 runs' ids and questions only. They are kept only up to `CAP` IDs (beyond, the lists are read
-as before) and only while the files read are unchanged (size and modification time). A
-filter asked before they are found asks the files' dictionary pages instead (or reads the
-lists), and goes first: the search under way is stopped, and begun again once the filter is
-done (both would read the same files). The
-search is background work: it runs on one of DuckDB's threads, leaving a core to the app.
+as before) and only while the files read are unchanged (`text_cache.fingerprint`: device,
+inode, size and modification time). A filter asked before they are found asks the files'
+dictionary pages instead (or reads the lists), and goes first: the search under way is stopped,
+and begun again once the filter is done (both would read the same files). The search is
+background work: it runs on one of DuckDB's threads, leaving a core to the app.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...core.runs.text_cache import fingerprint
 from .connect import arrow_batches, connect
 from .schema import FieldSql
 
@@ -36,12 +37,9 @@ SELECT DISTINCT __id FROM (
 ) WHERE __id IS NOT NULL LIMIT {limit}"""
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_size, stat.st_mtime_ns
+def _as_read(fields: FieldSql, path: Path) -> tuple[Any, ...]:
+    """How a file's lists are read: their SQL, and the file as it is now."""
+    return fields.required, fields.context, fingerprint(str(path))
 
 
 class DocumentIds:
@@ -52,7 +50,7 @@ class DocumentIds:
         self._filters = 0  # filters reading the files now
         self._begun = False
         self._done = False
-        self._read: dict[Path, tuple[str, str, tuple[int, int] | None]] = {}  # path: its lists' SQL, stamp
+        self._read: dict[Path, tuple[Any, ...]] = {}  # each file: its lists' SQL and fingerprint (`_as_read`)
         self._ascii: Any = None  # the ASCII IDs, lower-cased (which folds them as casefold does)
         self._others: list[str] = []  # the other IDs, case-folded
         self._scanning: Any = None  # the search's connection while it runs
@@ -67,7 +65,7 @@ class DocumentIds:
                 return
             self._begun = True
             for fields, files in groups:
-                self._read.update({path: (fields.required, fields.context, _stamp(path)) for path in files})
+                self._read.update({path: _as_read(fields, path) for path in files})
         atexit.register(self.close)  # quitting during the search stops it
         try:
             while not self._search(runs):
@@ -136,8 +134,7 @@ class DocumentIds:
             return None
         for fields, files in groups:
             for path in files:
-                read = self._read.get(path)
-                if read is None or read[:2] != (fields.required, fields.context) or read[2] != _stamp(path):
+                if self._read.get(path) != _as_read(fields, path):
                     return None
         if text.isascii() and pc.any(pc.match_substring(self._ascii, text)).as_py():
             return True
